@@ -1,0 +1,5 @@
+export * from "./admin";
+export * from "./errors";
+export * from "./params";
+export * from "./requests";
+export * from "./resources";

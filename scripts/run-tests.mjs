@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// `npm test`: every suite in order, then one line "N passed, M failed" for all of them together.
+// Lint and typecheck count as one test each; vitest (and later Playwright) report their own counts.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
+
+const results = ".test-results";
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+// The store and sync suites run a second time on PostgreSQL (each test store in a throwaway schema
+// of this database). CI must have it; elsewhere the pass is skipped, with a warning, when it is down.
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/test";
+const POSTGRES_SUITES = [
+  "integration-api/routes",
+  "integration-api/services",
+  "integration-api/http/auth",
+  "integration-api/http/idempotency",
+  "integration-api/seed",
+  "integration-api/simulator",
+  "integration-api/crash-safety",
+  "lib/db",
+  "lib/server/sync",
+  "lib/server/live",
+  "lib/server/reconciliation",
+  "lib/server/staff",
+  "lib/server/users",
+];
+const postgresUp = await new Promise((resolve) => {
+  const { hostname, port } = new URL(POSTGRES_URL);
+  const socket = createConnection({ host: hostname, port: Number(port || 5432), timeout: 1000 });
+  socket.on("connect", () => resolve(socket.end() && true));
+  socket.on("error", () => resolve(false));
+  socket.on("timeout", () => resolve(socket.destroy() && false));
+});
+
+// The first pass runs on the embedded store whatever the shell has set.
+const embeddedEnv = { ...process.env };
+delete embeddedEnv.DATABASE_URL;
+delete embeddedEnv.API_DATABASE_URL;
+
+let passed = 0;
+let failed = 0;
+const run = (label, command, args, env = embeddedEnv) => {
+  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const { status } = spawnSync(command, args, { stdio: "inherit", env });
+  return status === 0;
+};
+const count = (ok) => (ok ? passed++ : failed++);
+
+count(run("lint and format", "npx", ["biome", "check", "."]));
+count(run("typecheck", "npx", ["tsc", "--noEmit", "-p", "."]));
+
+/** Runs vitest and adds its counts; a suite that failed to load (no tests of its own) counts once. */
+function vitest(label, report, filters, env) {
+  const ok = run(
+    label,
+    "npx",
+    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
+    env,
+  );
+  if (!existsSync(report)) {
+    failed += 1;
+    return;
+  }
+  const json = JSON.parse(readFileSync(report, "utf8"));
+  passed += json.numPassedTests;
+  failed += json.numFailedTests;
+  failed += json.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
+  if (!ok && json.numFailedTests === 0) failed += 1;
+}
+
+vitest("unit and integration tests", `${results}/vitest.json`, [], embeddedEnv);
+
+if (postgresUp) {
+  // Schemas of an earlier, killed run would otherwise stay behind.
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  const { rows } = await client.query("select nspname from pg_namespace where nspname like 'vt\\_%'");
+  for (const { nspname } of rows) await client.query(`drop schema if exists ${nspname} cascade`);
+  await client.end();
+  vitest("store and sync suites on PostgreSQL", `${results}/vitest-postgres.json`, POSTGRES_SUITES, {
+    ...process.env,
+    DATABASE_URL: POSTGRES_URL,
+    API_DATABASE_URL: POSTGRES_URL,
+  });
+} else if (process.env.CI) {
+  console.log(`\n=== store and sync suites on PostgreSQL: no server answers at ${POSTGRES_URL}`);
+  failed += 1;
+} else {
+  console.log(`\n=== store and sync suites on PostgreSQL: skipped (no server at ${POSTGRES_URL})`);
+}
+
+// Browser tests against the whole sandbox (the real Integration API and the dashboard).
+const e2eOk = run("end-to-end tests (Chromium)", "npx", ["playwright", "test"]);
+if (existsSync(`${results}/playwright.json`)) {
+  const { stats } = JSON.parse(readFileSync(`${results}/playwright.json`, "utf8"));
+  passed += stats.expected + stats.flaky;
+  failed += stats.unexpected;
+  if (!e2eOk && stats.unexpected === 0) failed += 1;
+} else {
+  failed += 1;
+}
+
+const line = `${passed} passed, ${failed} failed`;
+writeFileSync(`${results}/summary.txt`, `${line}\n`);
+console.log(`\n${line}`);
+process.exit(failed === 0 ? 0 : 1);
