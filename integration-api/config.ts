@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** Thrown when an environment variable is invalid; the message names the variable. */
+export class ConfigError extends Error {}
+
+const onOff = z.enum(["on", "off"]);
+
+const apiConfigSchema = z.object({
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  API_HOST: z.string().min(1).default("127.0.0.1"),
+  API_DATA_DIR: z.string().min(1).default(".data/api"),
+  API_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  API_ADMIN_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
+  API_ENVIRONMENT: z.enum(["test", "live"]).default("test"),
+  API_SEED: z.enum(["demo", "none"]).default("demo"),
+  API_SEED_SCALE: z.coerce.number().positive().max(100).default(1),
+  API_SEED_RANDOM: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(42),
+  API_SIMULATOR: onOff.default("on"),
+  API_SIMULATOR_RATE: z.coerce.number().positive().max(1000).default(2),
+  // Number of reverse proxies in front of the service whose X-Forwarded-For entries are trusted.
+  API_TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9]{1,2})$/, "must be a number of proxy hops (0-10), true or false")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+    .pipe(z.number().int().min(0).max(10))
+    .default(0),
+});
+
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
+
+/** Parses the service's environment; empty strings count as unset. */
+export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(apiConfigSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") raw[key] = value;
+  }
+  const result = apiConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  return result.data;
+}
+
+/** The sandbox is the one place where an admin token may be generated instead of configured. */
+export function isSandbox(config: ApiConfig): boolean {
+  return config.API_SEED === "demo" && config.API_ENVIRONMENT === "test";
+}

@@ -1,0 +1,248 @@
+import type { Queryable } from "./db";
+import type { TicketRow, WristbandRow } from "./records-store";
+import { Params, storableText, ticketVisible, type Visibility, wristbandVisible } from "./sql";
+
+/** Statements of the write side. Callers run them inside one transaction per request. */
+
+export interface NewTicketRow {
+  id: string;
+  code: string;
+  status: "active";
+  ticket_type_id: string;
+  attendee_name: string;
+  attendee_email: string;
+  document_type: string | null;
+  document_number: string | null;
+  birth_date: string | null;
+  valid_day_ids: string[];
+  extra_zone_ids: string[];
+  wristband_id: null;
+  checked_in_at: null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewWristbandRow {
+  id: string;
+  nfc: string;
+  uhf: string | null;
+  status: "active";
+  balance: number;
+  promo_balance: number;
+  attendee_name: string | null;
+  ticket_id: string | null;
+  zone_ids: string[];
+  valid_day_ids: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewTopupRow {
+  id: string;
+  direction: "topup" | "withdraw";
+  amount: number;
+  previous_balance: number;
+  new_balance: number;
+  payment_method: "card" | "cash" | "online" | "promo" | "transfer";
+  nature: "paid" | "bonus" | "courtesy" | "transfer";
+  status: "completed" | "pending" | "failed";
+  bonus_rule_id: string | null;
+  wristband_id: string;
+  day_id: string;
+  device_id: string | null;
+  occurred_at: Date;
+  created_at: Date;
+}
+
+export interface NewSaleRow {
+  id: string;
+  status: "completed" | "pending" | "cancelled";
+  type: "cart" | "return";
+  payment_method: "wristband" | "card" | "cash";
+  total: number;
+  total_base: number;
+  total_tax: number;
+  tax_breakdown: unknown[];
+  items: unknown[];
+  promo_spent: number;
+  balance_spent: number;
+  wristband_id: string;
+  day_id: string;
+  device_id: string | null;
+  occurred_at: Date;
+  created_at: Date;
+}
+
+export interface NewScanRow {
+  id: string;
+  kind: "check_in" | "access_check";
+  allowed: boolean;
+  reason: string | null;
+  code: string | null;
+  ticket_code: string | null;
+  wristband_id: string | null;
+  zone_id: string | null;
+  device_id: string | null;
+  day_id: string;
+  occurred_at: Date;
+  created_at: Date;
+}
+
+const TICKET_LOCK = `select t.*, tw.nfc as wristband_nfc from tickets t left join wristbands tw on tw.id = t.wristband_id`;
+const WRISTBAND_LOCK = `select w.*, wt.code as ticket_code, wt.ticket_type_id
+  from wristbands w left join tickets wt on wt.id = w.ticket_id`;
+
+export const writeStore = {
+  async insertTickets(db: Queryable, rows: NewTicketRow[]): Promise<void> {
+    await db.query("insert into tickets select * from json_populate_recordset(null::tickets, $1::json)", [
+      JSON.stringify(rows),
+    ]);
+  },
+
+  async existingCodes(db: Queryable, codes: string[]): Promise<Set<string>> {
+    const rows = await db.query<{ code: string }>("select code from tickets where code = any($1::text[])", [
+      codes,
+    ]);
+    return new Set(rows.map((r) => r.code));
+  },
+
+  /** The ticket with this code in the key's scope, locked for the transaction. */
+  async lockTicket(db: Queryable, v: Visibility, code: string): Promise<TicketRow | undefined> {
+    if (!storableText(code)) return undefined;
+    const p = new Params();
+    const sql = `${TICKET_LOCK} where t.code = ${p.add(code)} and ${ticketVisible(p, v)} for update of t`;
+    return (await db.query<TicketRow>(sql, p.values))[0];
+  },
+
+  async lockTicketById(db: Queryable, id: string): Promise<TicketRow | undefined> {
+    return (await db.query<TicketRow>(`${TICKET_LOCK} where t.id = $1 for update of t`, [id]))[0];
+  },
+
+  async updateTicket(
+    db: Queryable,
+    id: string,
+    changes: { status?: string; wristband_id?: string; checked_in_at?: Date; updated_at: Date },
+  ): Promise<void> {
+    await db.query(
+      `update tickets set status = coalesce($2, status), wristband_id = coalesce($3, wristband_id),
+         checked_in_at = coalesce($4, checked_in_at), updated_at = $5 where id = $1`,
+      [
+        id,
+        changes.status ?? null,
+        changes.wristband_id ?? null,
+        changes.checked_in_at ?? null,
+        changes.updated_at,
+      ],
+    );
+  },
+
+  /** Wristband by NFC or UHF in the key's scope (all wristbands without a visibility), locked. */
+  async lockWristbandByCode(db: Queryable, v: Visibility, code: string): Promise<WristbandRow | undefined> {
+    if (!storableText(code)) return undefined;
+    const p = new Params();
+    const c = p.add(code);
+    const sql = `${WRISTBAND_LOCK} where (w.nfc = ${c} or w.uhf = ${c}) and ${wristbandVisible(p, v)}
+      order by w.id limit 1 for update of w`;
+    return (await db.query<WristbandRow>(sql, p.values))[0];
+  },
+
+  async lockWristbandById(db: Queryable, id: string): Promise<WristbandRow | undefined> {
+    return (await db.query<WristbandRow>(`${WRISTBAND_LOCK} where w.id = $1 for update of w`, [id]))[0];
+  },
+
+  async lockWristbandsOfTicket(db: Queryable, ticketId: string): Promise<WristbandRow[]> {
+    return db.query<WristbandRow>(`${WRISTBAND_LOCK} where w.ticket_id = $1 order by w.id for update of w`, [
+      ticketId,
+    ]);
+  },
+
+  async insertWristband(db: Queryable, row: NewWristbandRow): Promise<void> {
+    await db.query(
+      `insert into wristbands (id, nfc, uhf, status, balance, promo_balance, attendee_name, ticket_id, zone_ids,
+         valid_day_ids, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        row.id,
+        row.nfc,
+        row.uhf,
+        row.status,
+        row.balance,
+        row.promo_balance,
+        row.attendee_name,
+        row.ticket_id,
+        row.zone_ids,
+        row.valid_day_ids,
+        row.created_at,
+        row.updated_at,
+      ],
+    );
+  },
+
+  async linkWristband(
+    db: Queryable,
+    id: string,
+    link: {
+      ticket_id: string;
+      attendee_name: string;
+      zone_ids: string[];
+      valid_day_ids: string[];
+      updated_at: Date;
+    },
+  ): Promise<void> {
+    await db.query(
+      `update wristbands set ticket_id = $2, attendee_name = $3, zone_ids = $4, valid_day_ids = $5, updated_at = $6
+       where id = $1`,
+      [id, link.ticket_id, link.attendee_name, link.zone_ids, link.valid_day_ids, link.updated_at],
+    );
+  },
+
+  async setWristbandStatus(db: Queryable, ids: string[], status: string, at: Date): Promise<void> {
+    await db.query("update wristbands set status = $2, updated_at = $3 where id = any($1::text[])", [
+      ids,
+      status,
+      at,
+    ]);
+  },
+
+  /** Moves a balance by delta, returning the balance before and after (the caller holds the row lock). */
+  async addToBalance(
+    db: Queryable,
+    id: string,
+    column: "balance" | "promo_balance",
+    delta: number,
+    at: Date,
+  ): Promise<{ previous: number; next: number }> {
+    const [row] = await db.query<{ next: number }>(
+      `update wristbands set ${column} = ${column} + $2, updated_at = $3 where id = $1 returning ${column} as next`,
+      [id, delta, at],
+    );
+    return { previous: row.next - delta, next: row.next };
+  },
+
+  async insertTopup(db: Queryable, row: NewTopupRow): Promise<void> {
+    await db.query("insert into topups select * from json_populate_record(null::topups, $1::json)", [
+      JSON.stringify(row),
+    ]);
+  },
+
+  async insertSale(db: Queryable, row: NewSaleRow): Promise<void> {
+    await db.query("insert into sales select * from json_populate_record(null::sales, $1::json)", [
+      JSON.stringify(row),
+    ]);
+  },
+
+  async insertScan(db: Queryable, row: NewScanRow): Promise<void> {
+    await db.query("insert into scans select * from json_populate_record(null::scans, $1::json)", [
+      JSON.stringify(row),
+    ]);
+  },
+
+  /** Bonus already granted (completed bonus records) to a set of wristbands. */
+  async bonusGranted(db: Queryable, wristbandIds: string[]): Promise<number> {
+    const [row] = await db.query<{ granted: number }>(
+      `select coalesce(sum(amount), 0)::float8 as granted from topups
+       where wristband_id = any($1::text[]) and nature = 'bonus' and direction = 'topup' and status = 'completed'`,
+      [wristbandIds],
+    );
+    return row.granted;
+  },
+};
