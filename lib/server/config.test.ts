@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { DashboardConfigError, parseDashboardConfig } from "./config";
+
+const KEY = `eak_test_${"a".repeat(43)}`;
+const SECRET = "s".repeat(32);
+
+describe("dashboard configuration", () => {
+  it("has the documented defaults", () => {
+    const config = parseDashboardConfig({ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET });
+    expect(config).toMatchObject({
+      CASHLESS_API_URL: "http://127.0.0.1:4010/v1",
+      DATA_DIR: ".data",
+      SYNC_INTERVAL_S: 30,
+      SANDBOX: "off",
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ SESSION_SECRET: SECRET }, "CASHLESS_API_KEY"],
+    [{ CASHLESS_API_KEY: KEY }, "SESSION_SECRET"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: "short" }, "SESSION_SECRET"],
+    [{ CASHLESS_API_KEY: "not-a-key", SESSION_SECRET: SECRET }, "CASHLESS_API_KEY"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, CASHLESS_API_URL: "ftp://x" }, "CASHLESS_API_URL"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, SYNC_INTERVAL_S: "0" }, "SYNC_INTERVAL_S"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+  ])("refuses %o naming %s", (env, name) => {
+    expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(DashboardConfigError);
+    expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(name);
+  });
+});

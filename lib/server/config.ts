@@ -1,0 +1,58 @@
+import "server-only";
+import { z } from "zod";
+
+/** Thrown when an environment variable is invalid; the message names the variable. */
+export class DashboardConfigError extends Error {}
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  CASHLESS_API_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:4010/v1"),
+  CASHLESS_API_KEY: z
+    .string()
+    .regex(/^eak_(live|test)_[A-Za-z0-9_-]{43}$/, "must be an Integration API key (eak_live_… or eak_test_…)")
+    .optional(),
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  SYNC_INTERVAL_S: z.coerce.number().int().min(5).max(3600).default(30),
+  SYNC: z.enum(["on", "off"]).default("on"),
+  SANDBOX: z.enum(["on", "off"]).default("off"),
+});
+
+export type DashboardConfig = z.infer<typeof schema> & { CASHLESS_API_KEY: string; SESSION_SECRET: string };
+
+/**
+ * Reads and validates the dashboard's environment. Production refuses to start without an API key
+ * or with a session secret shorter than 32 characters.
+ */
+export function parseDashboardConfig(env: Record<string, string | undefined> = process.env): DashboardConfig {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") raw[key] = value;
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new DashboardConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const config = result.data;
+  const missing = [
+    !config.CASHLESS_API_KEY &&
+      "CASHLESS_API_KEY: required (the Integration API key; `npm start` provisions one)",
+    !config.SESSION_SECRET && "SESSION_SECRET: required, at least 32 random characters",
+  ].filter(Boolean);
+  if (missing.length) throw new DashboardConfigError(`Invalid configuration:\n  ${missing.join("\n  ")}`);
+  return config as DashboardConfig;
+}
+
+let cached: DashboardConfig | undefined;
+
+/** The process's configuration, validated once. */
+export function dashboardConfig(): DashboardConfig {
+  cached ??= parseDashboardConfig();
+  return cached;
+}

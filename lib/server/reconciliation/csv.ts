@@ -1,0 +1,71 @@
+import "server-only";
+import type { NightReport } from "@/lib/bff/reconciliation";
+import { decimalString } from "@/lib/live/money";
+import { dateTime } from "@/lib/live/time";
+import { csvLine } from "../live/csv";
+
+/**
+ * The night as CSV, the same figures the screen shows: one line per figure,
+ * `section,key,label,count,amount` (amount in major units of the event currency). Sums of the
+ * breakdown sections equal their totals.
+ */
+export function nightCsv(report: NightReport): string {
+  const currency = report.event?.currency ?? "EUR";
+  const tz = report.event?.time_zone ?? "UTC";
+  const money = (m: number) => decimalString(m, currency);
+  const out: string[] = [csvLine(["section", "key", "label", "count", "amount"])];
+  const line = (section: string, key: string, label: string, count: number | null, amount: number | null) =>
+    out.push(csvLine([section, key, label, count, amount === null ? null : money(amount)]));
+  const day = report.day;
+  const f = report.figures;
+  if (!day || !f) return out.join("");
+  line(
+    "night",
+    day.id,
+    `${day.name} ${dateTime(day.starts_at, tz)} – ${dateTime(day.ends_at, tz)}`,
+    null,
+    null,
+  );
+  line("sales", "total", "Sales", f.sales.count, f.sales.total);
+  line("sales", "base", "Sales base", null, f.sales.total_base);
+  line("sales", "tax", "Sales tax", null, f.sales.total_tax);
+  for (const r of f.sales_by_payment_method)
+    line("sales_by_payment_method", r.payment_method, r.payment_method, r.count, r.total);
+  for (const r of f.sales_by_device)
+    line("sales_by_terminal", r.device_id, r.device_id || "unknown", r.count, r.total);
+  for (const r of f.sales_by_tax) {
+    line("sales_tax_base", `${r.tax_type}_${r.rate}`, `${r.tax_type} ${r.rate}%`, null, r.base);
+    line("sales_tax_amount", `${r.tax_type}_${r.rate}`, `${r.tax_type} ${r.rate}%`, null, r.tax);
+  }
+  line("topups", "total", "Top-ups", f.topups.count, f.topups.amount);
+  for (const r of f.topups_by_payment_method)
+    line("topups_by_payment_method", r.payment_method, r.payment_method, r.count, r.amount);
+  line("withdrawals", "total", "Withdrawals", f.withdrawals.count, f.withdrawals.amount);
+  for (const r of f.withdrawals_by_payment_method)
+    line("withdrawals_by_payment_method", r.payment_method, r.payment_method, r.count, r.amount);
+  line("bonuses", "total", "Bonuses", f.bonuses.count, f.bonuses.amount);
+  line("transfers", "total", "Transfers", f.transfers.count, f.transfers.amount);
+  for (const e of f.expected)
+    line(`expected_${e.payment_method}`, e.device_id, e.device_id || "unknown", null, e.expected);
+  const c = report.checksum;
+  if (c?.upstream) {
+    line("upstream_summary", "sales", "Sales (upstream)", c.upstream.sales.count, c.upstream.sales.total);
+    line("upstream_summary", "matched", c.matched ? "matches upstream" : "differs from upstream", null, null);
+  }
+  if (report.late) {
+    line("late_arrivals", "total", "Late arrivals", report.late.count, report.late.amount);
+    for (const d of report.late.by_device)
+      line("late_arrivals_by_terminal", d.device_id, d.device_id || "unknown", d.count, d.amount);
+  }
+  for (const s of report.signoffs)
+    out.push(
+      csvLine([
+        "signoff",
+        s.id,
+        `${s.username} ${dateTime(s.signed_at, tz)} ${s.comment}`,
+        s.snapshot.figures.sales.count,
+        money(s.snapshot.figures.sales.total),
+      ]),
+    );
+  return out.join("");
+}

@@ -1,0 +1,15 @@
+import "server-only";
+import type { Queryable } from "@/lib/db/db";
+import type { ImportCatalog } from "./csv";
+
+/** Ticket types, days and zones from the mirror, for validating an import. */
+export async function importCatalog(db: Queryable): Promise<ImportCatalog> {
+  const [ticketTypes, days, zones] = await Promise.all([
+    db.query<{ id: string; name: string }>("select id, name from m_ticket_types order by name"),
+    db.query<{ id: string; name: string; date: string }>(
+      "select id, name, date from m_days order by starts_at",
+    ),
+    db.query<{ id: string; name: string }>("select id, name from m_zones order by name"),
+  ]);
+  return { ticketTypes, days, zones };
+}

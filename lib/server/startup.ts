@@ -1,0 +1,32 @@
+import "server-only";
+import { DashboardConfigError } from "./config";
+import { getDashboard } from "./dashboard";
+import { runSyncWhenLeader, SyncWorker } from "./sync";
+import { getUpstreamClient } from "./upstream";
+
+const holder = globalThis as typeof globalThis & { __syncRunner?: { stop(): Promise<void> } };
+
+/**
+ * Runs once per server process (instrumentation.ts): validates the configuration — a bad one stops
+ * the process with the variable's name —, opens the store, and starts the sync worker (on
+ * PostgreSQL only in the instance holding the advisory lock).
+ */
+export async function startDashboard(): Promise<void> {
+  try {
+    const { config, db } = await getDashboard();
+    if (config.SYNC === "off" || holder.__syncRunner) return;
+    const worker = new SyncWorker({
+      db,
+      client: getUpstreamClient(config),
+      intervalMs: config.SYNC_INTERVAL_S * 1000,
+      log: console,
+    });
+    holder.__syncRunner = runSyncWhenLeader({ db, databaseUrl: config.DATABASE_URL, worker, log: console });
+  } catch (err) {
+    if (err instanceof DashboardConfigError) {
+      console.error(`[dashboard] ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

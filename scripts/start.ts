@@ -1,0 +1,171 @@
+/**
+ * `npm start`: the whole sandbox in one command.
+ *
+ * Without CASHLESS_API_URL/CASHLESS_API_KEY: starts the Integration API (demo event + simulator) on
+ * API_PORT, provisions a dashboard key through its admin API (kept under DATA_DIR), creates the demo
+ * logins, builds the dashboard if needed and starts it on PORT. With both set: only the dashboard,
+ * against that upstream. Ctrl-C stops everything; a restart keeps all data.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { loadApiConfig } from "../integration-api/config";
+import { type RunningServer, startServer } from "../integration-api/server";
+import { DEMO_USERS } from "../lib/server/demo-users";
+import { openDashboardStore } from "../lib/server/store";
+import { addUser, listUsers } from "../lib/server/users";
+
+const env = z
+  .object({
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATA_DIR: z.string().min(1).default(".data"),
+    DATABASE_URL: z.string().optional(),
+    CASHLESS_API_URL: z.string().optional(),
+    CASHLESS_API_KEY: z.string().optional(),
+    SESSION_SECRET: z.string().optional(),
+  })
+  .parse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== "")));
+
+/** Scopes the dashboard needs: every read for the mirror, every write for the staff tools. */
+const DASHBOARD_SCOPES = [
+  "event.read",
+  "tickets.read",
+  "tickets.write",
+  "checkins.read",
+  "checkins.write",
+  "cashless.read",
+  "cashless.write",
+  "reports.read",
+];
+
+const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
+
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.mjs",
+  "package-lock.json",
+];
+
+function newestSource(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((entry) => newestSource(join(path, entry))));
+}
+
+/** Builds the dashboard when there is no build or a source file is newer than it. */
+function buildIfNeeded() {
+  const buildId = ".next/BUILD_ID";
+  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  if (built && Math.max(...SOURCES.map(newestSource)) < built) return;
+  console.log("[start] building the dashboard (next build)...");
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+function secretFile(path: string, make: () => string): string {
+  if (existsSync(path)) return readFileSync(path, "utf8").trim();
+  writeFileSync(path, `${make()}\n`, { mode: 0o600 });
+  return readFileSync(path, "utf8").trim();
+}
+
+/** The dashboard's key on the embedded API: kept under DATA_DIR, re-issued if it stopped working. */
+async function provisionKey(api: RunningServer, dataDir: string): Promise<string> {
+  const file = join(dataDir, "dashboard-key.json");
+  if (existsSync(file)) {
+    const { key } = JSON.parse(readFileSync(file, "utf8")) as { key: string };
+    const ping = await fetch(`${api.url}/v1/ping`, { headers: { authorization: `Bearer ${key}` } });
+    if (ping.ok) return key;
+    console.log(`[start] the stored dashboard key answers ${ping.status}; issuing a new one`);
+  }
+  const res = await fetch(`${api.url}/admin/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${api.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Dashboard (sandbox)", scopes: DASHBOARD_SCOPES, activate: true }),
+  });
+  if (res.status !== 201) throw new Error(`key provisioning failed: ${res.status} ${await res.text()}`);
+  const created = (await res.json()) as { id: string; key: string };
+  writeFileSync(file, `${JSON.stringify({ id: created.id, key: created.key }, null, 2)}\n`, { mode: 0o600 });
+  return created.key;
+}
+
+async function ensureDemoUsers(dataDir: string, databaseUrl?: string) {
+  const db = await openDashboardStore({ dataDir, databaseUrl });
+  try {
+    const existing = new Set((await listUsers(db)).map((u) => u.username));
+    for (const user of DEMO_USERS) {
+      if (!existing.has(user.username)) await addUser(db, user.username, user.password, user.role);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function main() {
+  mkdirSync(env.DATA_DIR, { recursive: true });
+  const external = Boolean(env.CASHLESS_API_URL && env.CASHLESS_API_KEY);
+  let api: RunningServer | null = null;
+  let apiUrl = env.CASHLESS_API_URL ?? "";
+  let apiKey = env.CASHLESS_API_KEY ?? "";
+  let sessionSecret = env.SESSION_SECRET;
+
+  if (!external) {
+    api = await startServer(loadApiConfig(process.env));
+    console.log(`[start] Integration API on ${api.url} (reference: ${api.url}/v1/reference)`);
+    apiUrl = `${api.url}/v1`;
+    apiKey = await provisionKey(api, env.DATA_DIR);
+    sessionSecret ??= secretFile(join(env.DATA_DIR, "session-secret"), () =>
+      randomBytes(32).toString("base64url"),
+    );
+    await ensureDemoUsers(env.DATA_DIR, env.DATABASE_URL);
+  }
+
+  buildIfNeeded();
+  // Node runs Next's own entry (no npx in between), so stopping this child stops the server.
+  const dashboard: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(env.PORT)], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      CASHLESS_API_URL: apiUrl,
+      CASHLESS_API_KEY: apiKey,
+      ...(sessionSecret ? { SESSION_SECRET: sessionSecret } : {}),
+      DATA_DIR: env.DATA_DIR,
+      SANDBOX: external ? "off" : "on",
+    },
+  });
+
+  console.log(`\n  Event operations console: http://localhost:${env.PORT}`);
+  if (!external) {
+    console.log("  Demo logins (sandbox only):");
+    for (const u of DEMO_USERS) console.log(`    ${u.role.padEnd(10)} ${u.username} / ${u.password}`);
+  }
+  console.log("  Ctrl-C stops everything.\n");
+
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    dashboard.kill("SIGTERM");
+    await api?.close();
+    process.exit(code);
+  };
+  dashboard.on("exit", (code) => {
+    if (!stopping) {
+      console.error(`[start] the dashboard exited (${code}); stopping`);
+      void stop(code ?? 1);
+    }
+  });
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+main().catch((err) => {
+  console.error(`[start] ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});
