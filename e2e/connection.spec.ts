@@ -1,0 +1,17 @@
+import { expect, test } from "@playwright/test";
+import { openScreen, signIn } from "./support";
+
+test("the connection screen shows the key's environment, scopes and the sync status", async ({ page }) => {
+  await signIn(page, "staff");
+  await openScreen(page, "Connection");
+  await expect(page.getByTestId("environment-badge")).toHaveText("test");
+  const scopes = page.getByRole("list", { name: "Scopes" });
+  for (const scope of ["event.read", "tickets.read", "cashless.read", "cashless.write", "reports.read"]) {
+    await expect(scopes.getByText(scope, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByText("none (the whole event)")).toBeVisible();
+  const table = page.getByRole("table", { name: "Sync status per resource" });
+  await expect(table.getByRole("rowheader", { name: "sales", exact: true })).toBeVisible();
+  // The worker mirrors the sandbox within a cycle or two.
+  await expect(page.getByText(/Worker .*: \d+ cycles/)).toBeVisible({ timeout: 60_000 });
+});

@@ -1,0 +1,262 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
+
+/**
+ * Two dashboard instances on one PostgreSQL store (issue #8): exactly one runs the sync worker;
+ * killed (SIGKILL) with a page request in flight, the other takes over within 60 s, resumes from
+ * the stored cursor — no record of the tails is fetched twice — and completes the mirror (every
+ * day's checksum matches upstream); a session made on one instance works on the other.
+ *
+ * Between the instances and the sandbox's Integration API sits a recording proxy: it forwards
+ * every request unchanged, notes the ids each tail page returned, and can hold back a sales page
+ * request — the moment the leader dies is then known exactly: it had committed every page before.
+ */
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const API_ORIGIN = `http://127.0.0.1:${E2E_API_PORT}`;
+const PORTS = [E2E_PORT + 1, E2E_PORT + 2] as const;
+const PASSWORD = "instances-test-pass";
+const SESSION_SECRET = "instances-test-session-secret-0123456789abcdef";
+/** The tails, walked by cursor: a record fetched twice from these would be a wasted read. */
+const TAILS = ["/v1/transactions", "/v1/topups", "/v1/checkins"];
+
+test.describe.configure({ timeout: 420_000 });
+
+interface Instance {
+  port: number;
+  child: ChildProcess;
+  output: string[];
+  origin: string;
+}
+
+function startInstance(port: number, env: Record<string, string>): Instance {
+  // Its own process group, so that a SIGKILL reaches Next's server whatever it forks.
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const collect = (chunk: Buffer) => output.push(...chunk.toString().split("\n").filter(Boolean));
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  return { port, child, output, origin: `http://localhost:${port}` };
+}
+
+const leads = (i: Instance) => i.output.some((l) => l.includes("[sync] this instance runs the sync worker"));
+const killGroup = (i: Instance, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-i.child.pid!, signal);
+  } catch {
+    // already gone
+  }
+};
+
+/** The recording proxy in front of the Integration API. */
+function recordingProxy() {
+  const seen = new Map<string, number>();
+  const rewalks: string[] = [];
+  let salesPages = 0;
+  let holdAfter = Number.POSITIVE_INFINITY;
+  let held: ServerResponse | null = null;
+  let onHeld: () => void = () => {};
+  const heldPromise = new Promise<void>((resolve) => {
+    onHeld = resolve;
+  });
+
+  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", API_ORIGIN);
+    const tail = req.method === "GET" && TAILS.includes(url.pathname);
+    if (tail && url.pathname === "/v1/transactions" && salesPages >= holdAfter && !held) {
+      held = res; // never answered: the leader dies waiting for it
+      onHeld();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === "string" && k !== "host") headers[k] = v;
+    const upstream = await fetch(url, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    if (tail && upstream.status === 200) {
+      if (url.searchParams.has("day_id")) rewalks.push(url.search);
+      else {
+        if (url.pathname === "/v1/transactions") salesPages++;
+        for (const { id } of (JSON.parse(body.toString()) as { data: { id: string }[] }).data) {
+          seen.set(id, (seen.get(id) ?? 0) + 1);
+        }
+      }
+    }
+    const out: Record<string, string> = {};
+    upstream.headers.forEach((v, k) => {
+      if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)) out[k] = v;
+    });
+    res.writeHead(upstream.status, out).end(body);
+  });
+  return {
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, "127.0.0.1", () =>
+          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`),
+        ),
+      ),
+    holdSalesAfter: (pages: number) => {
+      holdAfter = pages;
+      return heldPromise;
+    },
+    dropHeld: () => held?.destroy(),
+    salesPages: () => salesPages,
+    fetchedTwice: () => [...seen].filter(([, n]) => n > 1).map(([id]) => id),
+    fetched: () => seen.size,
+    rewalks: () => rewalks,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function postgresAnswers(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("two instances on one PostgreSQL: one sync leader, takeover within 60 s, nothing lost or fetched twice, shared sessions", async ({
+  page,
+}) => {
+  test.skip(!(await postgresAnswers()) && !process.env.CI, `no PostgreSQL at ${POSTGRES_URL}`);
+
+  // A database of their own: advisory locks (the leadership) are per database.
+  const database = `e2e_instances_${process.pid}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.query(`create database ${database}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${database}`;
+  const databaseUrl = url.toString();
+
+  // A key of their own with the default quota, so that the sandbox dashboard's reads do not count.
+  const adminToken = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
+  const created = await fetch(`${API_ORIGIN}/admin/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "two instances", scopes: ["*"], activate: true }),
+  });
+  expect(created.status).toBe(201);
+  const { key } = (await created.json()) as { key: string };
+
+  const users = spawnSync(
+    "npm",
+    ["run", "--silent", "users", "--", "add", "instances", "--role", "manager"],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl, USER_PASSWORD: PASSWORD },
+      encoding: "utf8",
+    },
+  );
+  expect(users.status, users.stderr).toBe(0);
+
+  const proxy = recordingProxy();
+  const proxyUrl = await proxy.listen();
+  const env = {
+    CASHLESS_API_URL: proxyUrl,
+    CASHLESS_API_KEY: key,
+    SESSION_SECRET,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: join(E2E_DATA_DIR, "instances"),
+    SYNC_INTERVAL_S: "5",
+  };
+  const instances: Instance[] = [];
+  try {
+    // A starts first and leads; B starts once A leads, and must not.
+    const a = startInstance(PORTS[0], env);
+    instances.push(a);
+    await expect.poll(() => leads(a), { timeout: 120_000 }).toBe(true);
+    const b = startInstance(PORTS[1], env);
+    instances.push(b);
+    await expect
+      .poll(async () => (await fetch(`${b.origin}/login`).catch(() => null))?.status, {
+        timeout: 120_000,
+      })
+      .toBe(200);
+
+    // A session made on A…
+    await page.goto(`${a.origin}/login`);
+    await page.getByLabel("Username").fill("instances");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("Signed in as instances")).toBeVisible();
+    const leaderBefore = (
+      (await (await page.request.get(`${a.origin}/api/connection`)).json()) as {
+        sync: { worker: { instance: string } | null };
+      }
+    ).sync.worker?.instance;
+    expect(leaderBefore).toBeTruthy();
+
+    // …A dies with a sales page request in flight, after five pages it has committed.
+    const held = proxy.holdSalesAfter(5);
+    await held;
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(leads(b)).toBe(false);
+    killGroup(a, "SIGKILL");
+    const killedAt = Date.now();
+    proxy.dropHeld();
+
+    await expect.poll(() => leads(b), { timeout: 60_000, intervals: [500] }).toBe(true);
+    const takeoverS = (Date.now() - killedAt) / 1000;
+    console.log(`takeover after ${takeoverS.toFixed(1)} s`);
+    expect(takeoverS).toBeLessThan(60);
+
+    // …works on B without signing in again (same cookie, same secret, same user store).
+    await page.goto(`${b.origin}/connection`);
+    await expect(page.getByText("Signed in as instances")).toBeVisible();
+
+    // B completes the mirror: a cycle of its own, every resource fine, every day matches upstream.
+    await expect
+      .poll(
+        async () => {
+          const res = await page.request.get(`${b.origin}/api/connection`);
+          if (!res.ok()) return `status ${res.status()}`;
+          const { sync } = (await res.json()) as {
+            sync: {
+              worker: { instance: string; lastCycleFinishedAt: string | null } | null;
+              resources: { resource: string; failing: boolean; lastSuccessAt: string | null }[];
+              days: { matched: boolean }[];
+            };
+          };
+          if (!sync.worker || sync.worker.instance === leaderBefore) return "A still named as the worker";
+          if (!sync.worker.lastCycleFinishedAt) return "B has not finished a cycle";
+          if (sync.resources.some((r) => r.failing || !r.lastSuccessAt)) return "a resource is failing";
+          if (sync.days.length === 0 || sync.days.some((d) => !d.matched)) return "a day differs";
+          return "complete";
+        },
+        { timeout: 300_000, intervals: [3_000] },
+      )
+      .toBe("complete");
+
+    console.log(
+      `sales pages ${proxy.salesPages()}, tail records fetched ${proxy.fetched()}, day re-walks ${proxy.rewalks().length}`,
+    );
+    expect(proxy.salesPages()).toBeGreaterThan(5);
+    expect(proxy.fetchedTwice()).toEqual([]);
+  } finally {
+    for (const i of instances) killGroup(i, "SIGKILL");
+    await proxy.close();
+    await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
+    await admin.end();
+  }
+});

@@ -1,0 +1,53 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests against the whole sandbox (`npm start`: the real Integration API and the
+ * dashboard), in Debian's Chromium: Playwright cannot download its own browsers on these machines.
+ */
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data/e2e";
+// Overridable so that two checkouts can run their browser tests side by side.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3610);
+export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 4610);
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: ".test-results/playwright.json" }]],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: "off",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: "bash e2e/start-sandbox.sh",
+    url: `http://localhost:${E2E_PORT}/login`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      DATA_DIR: E2E_DATA_DIR,
+      API_DATA_DIR: `${E2E_DATA_DIR}/api`,
+      PORT: String(E2E_PORT),
+      API_PORT: String(E2E_API_PORT),
+      API_SEED_SCALE: "0.2",
+      API_SIMULATOR_RATE: "4",
+      SYNC_INTERVAL_S: "10",
+    },
+  },
+});
