@@ -1,0 +1,165 @@
+/**
+ * bench/dashboard-read: latency of the live screens' reads on a dashboard store holding 1,000,000
+ * mirrored sales (plus 200,000 top-ups and 200,000 door scans) and their aggregates.
+ *
+ *   npm run bench:dashboard-read      (BENCH_ITERATIONS=200 per handler)
+ *
+ * The store is built once into .data/bench-dashboard/dashboard by bench/dashboard-store.ts (PGlite on
+ * disk, rows generated in SQL in chunks, the aggregate triggers maintaining the aggregates as the
+ * sync worker's writes do) and reused by later runs. Two phases, p50/p95/p99 per handler:
+ *  1. in-process: each handler's report function (what its route handler answers as JSON);
+ *  2. HTTP: `next start` (the current build, SYNC=off) on that store, a signed-in cookie, and
+ *     sequential GETs of the route handlers themselves (skipped without a build: BENCH_HTTP=off).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/live/queries";
+import {
+  BENCH_USER,
+  count,
+  DATA_DIR,
+  dayStart,
+  ensureBenchUser,
+  openBenchDashboardStore,
+} from "./dashboard-store";
+
+const PORT = Number(process.env.BENCH_PORT ?? 3810);
+const http = process.env.BENCH_HTTP !== "off";
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
+
+const db = await openBenchDashboardStore();
+
+const SALES_IN_STORE = await count(db, "m_sales");
+const [agg] = await db.query<{ n: number; total: number }>(
+  "select sum(count)::float8 as n, sum(total)::float8 as total from a_sales_hour",
+);
+console.log(
+  `Store: ${SALES_IN_STORE.toLocaleString("en")} sales (${agg?.n.toLocaleString("en")} completed in the aggregates), ${(await count(db, "m_topups")).toLocaleString("en")} top-ups, ${(await count(db, "m_scans")).toLocaleString("en")} scans`,
+);
+
+const now = new Date(dayStart(2).getTime() + 6 * 3600_000);
+const firstPage = await salesDayReport(db, { dayId: "day_1", now });
+const handlers: [string, () => Promise<unknown>][] = [
+  ["GET /api/live/overview", () => overviewReport(db, now)],
+  ["GET /api/live/sales?day_id=", () => salesDayReport(db, { dayId: "day_1", now })],
+  [
+    "GET /api/live/sales?day_id=&cursor= (page 2)",
+    () => salesDayReport(db, { dayId: "day_1", cursor: firstPage.latest.next_cursor, now }),
+  ],
+  ["GET /api/live/topups?day_id=", () => topupsDayReport(db, { dayId: "day_1", now })],
+  [
+    "GET /api/live/topups?direction=withdraw",
+    () => topupsDayReport(db, { dayId: "day_1", direction: "withdraw", now }),
+  ],
+  ["GET /api/live/scans?day_id=", () => scansDayReport(db, { dayId: "day_1", now })],
+];
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const header = () =>
+  console.log(
+    `${"handler".padEnd(58)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"p99 ms".padStart(8)}`,
+  );
+let worst = 0;
+const results: { phase: string; name: string; p50: number; p95: number; p99: number }[] = [];
+let phase = "in-process";
+
+async function time(name: string, run: () => Promise<unknown>) {
+  for (let i = 0; i < 10; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t = performance.now();
+    await run();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  worst = Math.max(worst, pct(times, 95));
+  results.push({ phase, name, p50: pct(times, 50), p95: pct(times, 95), p99: pct(times, 99) });
+  console.log(
+    `${name.padEnd(58)} ${pct(times, 50).toFixed(2).padStart(8)} ${pct(times, 95).toFixed(2).padStart(8)} ${pct(times, 99).toFixed(2).padStart(8)}`,
+  );
+}
+
+console.log(`\nIn-process: ${iterations} sequential calls per handler (after 10 warm-up calls), PGlite:`);
+header();
+for (const [name, run] of handlers) await time(name, async () => JSON.stringify(await run()));
+
+if (http && existsSync(".next/BUILD_ID")) {
+  await ensureBenchUser(db);
+  await db.close();
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATA_DIR,
+        SYNC: "off",
+        SESSION_SECRET: "bench-session-secret-0123456789abcdefghij",
+        CASHLESS_API_KEY: `eak_test_${"b".repeat(43)}`,
+        CASHLESS_API_URL: "http://127.0.0.1:9/v1",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  try {
+    const base = `http://127.0.0.1:${PORT}`;
+    for (let i = 0; ; i++) {
+      if (i > 120) throw new Error("next start did not answer");
+      if (
+        await fetch(`${base}/login`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(BENCH_USER),
+    });
+    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const get = async (path: string) => {
+      const res = await fetch(`${base}${path}`, { headers: { cookie } });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.text();
+    };
+    const page1 = JSON.parse(await get("/api/live/sales?day_id=day_1")) as {
+      latest: { next_cursor: string };
+    };
+    console.log(
+      `\nHTTP: next start (SYNC=off) on the same store, signed-in cookie, ${iterations} sequential GETs per route:`,
+    );
+    header();
+    phase = "http";
+    // The current day is the one whose window holds the real now; name the days explicitly.
+    for (const path of [
+      "/api/live/overview",
+      "/api/live/sales?day_id=day_1",
+      `/api/live/sales?day_id=day_1&cursor=${page1.latest.next_cursor}`,
+      "/api/live/topups?day_id=day_1",
+      "/api/live/topups?day_id=day_1&direction=withdraw",
+      "/api/live/scans?day_id=day_1",
+    ])
+      await time(`GET ${path.replace(/cursor=[^&]+/, "cursor=… (page 2)")}`, () => get(path));
+  } finally {
+    server.kill("SIGTERM");
+  }
+} else {
+  await db.close();
+  console.log("\nHTTP phase skipped (no .next build, or BENCH_HTTP=off).");
+}
+
+console.log(`\nWorst p95: ${worst.toFixed(2)} ms (target < 50 ms) — ${worst < 50 ? "PASS" : "FAIL"}`);
+console.log(
+  `BENCH_JSON ${JSON.stringify({ bench: "dashboard-read", sales: SALES_IN_STORE, iterations, worstP95: worst, results })}`,
+);
+process.exit(worst < 50 ? 0 : 1);
