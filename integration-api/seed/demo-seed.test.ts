@@ -91,7 +91,7 @@ describe("seedDemo", () => {
   let summary: SeedSummary;
   let indexesBefore: unknown[];
   const INDEXES =
-    "select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2";
+    "select tablename, indexname, indexdef from pg_indexes where schemaname = current_schema() order by 1, 2";
 
   beforeAll(async () => {
     db = await freshDb();
