@@ -34,6 +34,10 @@ export function errorBody(err: ApiError, requestId: string): ErrorBody {
 
 export type ErrorLogger = (err: unknown, requestId: string) => void;
 
+function carriesBody(contentLength: string | undefined, transferEncoding: string | undefined) {
+  return (contentLength !== undefined && contentLength !== "0") || transferEncoding !== undefined;
+}
+
 /**
  * The single place errors become responses. Anything that is not an ApiError is logged with its
  * request id and answered as a bare 500: no message, no stack.
@@ -59,6 +63,12 @@ export function createErrorHandler(log: ErrorLogger): ErrorHandler {
       );
     }
     for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
+    // An error may be answered before the request body was read (413, 401, 415...). The server
+    // then drops that connection soon after, so it tells the client not to reuse it: a client that
+    // did would see its next request fail with a closed socket.
+    if (carriesBody(c.req.header("content-length"), c.req.header("transfer-encoding"))) {
+      c.header("Connection", "close");
+    }
     return c.json(errorBody(apiError, requestId), apiError.status as 400);
   };
 }

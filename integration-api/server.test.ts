@@ -102,6 +102,24 @@ describe("the sandbox server", () => {
     expect((doc.body as { openapi: string }).openapi).toMatch(/^3\.1/);
   });
 
+  it("refuses a write body over 2 MiB with 413 request_too_large, and one just under it is read", async () => {
+    const post = (bytes: number) =>
+      http(`${server.url}/v1/topups`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+        body: `{"pad":"${"x".repeat(bytes - 10)}"}`,
+      });
+    const tooLarge = await post(2 * 1024 * 1024 + 1);
+    expectHttpError(tooLarge, 413, "request_too_large");
+    // Answered before its body was read: the client is told not to reuse the connection, so the
+    // requests after it (on a keep-alive pool) do not fail on a socket the server drops.
+    expect(tooLarge.headers.get("connection")).toBe("close");
+    for (let i = 0; i < 3; i++) expectHttpError(await http(`${server.url}/v1/ping`), 401, "missing_api_key");
+    // Under the limit the request goes on to authentication.
+    expectHttpError(await post(2 * 1024 * 1024 - 1), 401, "missing_api_key");
+    for (let i = 0; i < 3; i++) expectHttpError(await http(`${server.url}/v1/ping`), 401, "missing_api_key");
+  });
+
   it("writes the sandbox admin token to <dataDir>/admin-token and accepts it", async () => {
     const file = join(dataDir, ADMIN_TOKEN_FILE);
     expect(existsSync(file)).toBe(true);
