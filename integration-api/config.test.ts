@@ -33,6 +33,12 @@ describe("service configuration", () => {
     expect(() => loadApiConfig({ [name]: value })).toThrow(name);
   });
 
+  it("keeps its store inside DATA_DIR unless API_DATA_DIR says otherwise", () => {
+    expect(loadApiConfig({ DATA_DIR: ".data/e2e-sec" }).API_DATA_DIR).toBe(".data/e2e-sec/api");
+    expect(loadApiConfig({ DATA_DIR: "/srv/fest/" }).API_DATA_DIR).toBe("/srv/fest/api");
+    expect(loadApiConfig({ DATA_DIR: "/srv/fest", API_DATA_DIR: "/var/api" }).API_DATA_DIR).toBe("/var/api");
+  });
+
   it("reads proxy hops as a number, true meaning one", () => {
     expect(loadApiConfig({ API_TRUST_PROXY: "true" }).API_TRUST_PROXY).toBe(1);
     expect(loadApiConfig({ API_TRUST_PROXY: "2" }).API_TRUST_PROXY).toBe(2);

@@ -8,7 +8,8 @@ const onOff = z.enum(["on", "off"]);
 const apiConfigSchema = z.object({
   API_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   API_HOST: z.string().min(1).default("127.0.0.1"),
-  API_DATA_DIR: z.string().min(1).default(".data/api"),
+  // Default: `$DATA_DIR/api` (see apiDataDir), so one DATA_DIR holds a whole sandbox.
+  API_DATA_DIR: z.string().min(1).optional(),
   API_DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
@@ -34,7 +35,12 @@ const apiConfigSchema = z.object({
     .default(0),
 });
 
-export type ApiConfig = z.infer<typeof apiConfigSchema>;
+export type ApiConfig = z.infer<typeof apiConfigSchema> & { API_DATA_DIR: string };
+
+/** The service's data directory: API_DATA_DIR, else `api/` inside DATA_DIR (default `.data`). */
+export function apiDataDir(env: Record<string, string | undefined>): string {
+  return env.API_DATA_DIR || `${(env.DATA_DIR || ".data").replace(/\/+$/, "")}/api`;
+}
 
 /** Parses the service's environment; empty strings count as unset. */
 export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
@@ -48,7 +54,7 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
   }
-  return result.data;
+  return { ...result.data, API_DATA_DIR: result.data.API_DATA_DIR ?? apiDataDir(env) };
 }
 
 /** The sandbox is the one place where an admin token may be generated instead of configured. */

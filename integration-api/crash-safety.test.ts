@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Checkin, Ticket, Topup } from "../lib/contract/resources";
-import { createTestSchema, type TestSchema, testDatabaseUrls } from "../lib/db/test-store";
+import { createTestSchema, type TestSchema, testDatabaseUrls } from "../lib/testing/test-db";
 import {
   type ApiProcess,
   adminToken,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CreatedKey } from "../../lib/contract/admin";
+import { apiDataDir } from "../config";
 import { ADMIN_TOKEN_FILE } from "../server";
 
 /**
@@ -22,7 +23,7 @@ Environment: API_URL (default http://127.0.0.1:$API_PORT, port 4010), API_ADMIN_
 
 function adminToken(): string {
   if (process.env.API_ADMIN_TOKEN) return process.env.API_ADMIN_TOKEN;
-  const file = join(process.env.API_DATA_DIR || ".data/api", ADMIN_TOKEN_FILE);
+  const file = join(apiDataDir(process.env), ADMIN_TOKEN_FILE);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   throw new Error("API_ADMIN_TOKEN is not set and no sandbox token file was found");
 }

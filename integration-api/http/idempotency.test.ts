@@ -92,10 +92,12 @@ const topupCount = async (wristbandId: string) =>
     await sql<{ n: number }>("select count(*)::int as n from topups where wristband_id = $1", [wristbandId])
   )[0].n;
 const storedKeys = async (idempotencyKey: string) =>
-  sql<{ api_key_id: string; response_status: number | null; response_body: string | null; created_at: Date }>(
-    "select * from idempotency_keys where key = $1",
-    [idempotencyKey],
-  );
+  sql<{
+    api_key_id: string;
+    response_status: number | null;
+    response_body: string | null;
+    created_at: string;
+  }>("select * from idempotency_keys where key = $1", [idempotencyKey]);
 
 /** Inserts a claim row as a request would have left it. */
 async function insertClaim(row: {
@@ -458,7 +460,7 @@ describe("claims in flight, abandoned and expired", () => {
     expect(await balanceOf(wristbandId)).toBe(400);
     const [stored] = await storedKeys(idempotencyKey);
     expect(stored).toMatchObject({ response_status: 201, response_body: res.text });
-    expect(Date.now() - stored.created_at.getTime()).toBeLessThan(30_000);
+    expect(Date.now() - new Date(stored.created_at).getTime()).toBeLessThan(30_000);
   });
 
   it("a key older than 24 hours is forgotten: the request runs again", async () => {

@@ -52,7 +52,8 @@ const enc = encodeURIComponent;
 const sorted = (values: string[]) => [...values].sort();
 
 /** `2026-07-11T22:30:00.000+02:00`: the same instant written with a UTC offset. */
-const withOffset = (d: Date, zone: string) => DateTime.fromJSDate(d).setZone(zone).toISO() as string;
+const withOffset = (d: Date | string, zone: string) =>
+  DateTime.fromJSDate(new Date(d)).setZone(zone).toISO() as string;
 
 const TicketList = r.ListEnvelope(r.Ticket);
 const WristbandList = r.ListEnvelope(r.Wristband);
@@ -78,9 +79,9 @@ interface TicketSql {
   extra_zone_ids: string[];
   wristband_id: string | null;
   nfc: string | null;
-  checked_in_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  checked_in_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 const TICKETS_SQL = `select t.id, t.code, t.status, t.ticket_type_id, tt.name as type_name, t.attendee_name,
   t.attendee_email, t.document_type, t.document_number, to_char(t.birth_date, 'YYYY-MM-DD') as birth,
@@ -122,9 +123,9 @@ function expectTicket(raw: unknown, row: TicketSql) {
         : null,
     },
     wristband: row.wristband_id ? { id: row.wristband_id, nfc: row.nfc } : null,
-    checked_in_at: row.checked_in_at?.toISOString() ?? null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    checked_in_at: row.checked_in_at ? new Date(row.checked_in_at).toISOString() : null,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
   });
   expect(sorted(ids(t.valid_days))).toEqual(sorted(row.valid_day_ids));
   for (const d of t.valid_days) expect(d.name).toBe(dayNames.get(d.id));
@@ -148,8 +149,8 @@ interface WristbandSql {
   type_name: string | null;
   zone_ids: string[];
   valid_day_ids: string[];
-  created_at: Date;
-  updated_at: Date;
+  created_at: string;
+  updated_at: string;
 }
 const WRISTBANDS_SQL = `select w.id, w.nfc, w.uhf, w.status, w.balance, w.promo_balance, w.attendee_name, w.ticket_id,
   t.code as ticket_code, tt.name as type_name, w.zone_ids, w.valid_day_ids, w.created_at, w.updated_at
@@ -167,8 +168,8 @@ function expectWristband(raw: unknown, row: WristbandSql) {
     promo_balance: row.promo_balance,
     attendee: { name: row.attendee_name, anonymous: row.ticket_id === null },
     ticket: row.ticket_id ? { code: row.ticket_code, ticket_type: row.type_name } : null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
   });
   expect(sorted(ids(w.allowed_zones))).toEqual(sorted([...new Set(row.zone_ids)]));
   expect(sorted(w.valid_days)).toEqual(sorted(row.valid_day_ids));
@@ -187,8 +188,8 @@ interface SaleSql {
   wristband_id: string;
   day_id: string;
   device_id: string | null;
-  occurred_at: Date;
-  created_at: Date;
+  occurred_at: string;
+  created_at: string;
 }
 
 function expectTransaction(raw: unknown, row: SaleSql) {
@@ -207,8 +208,8 @@ function expectTransaction(raw: unknown, row: SaleSql) {
     wristband_id: row.wristband_id,
     day_id: row.day_id,
     device_id: row.device_id,
-    occurred_at: row.occurred_at.toISOString(),
-    created_at: row.created_at.toISOString(),
+    occurred_at: new Date(row.occurred_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
   });
   // The decided money rules hold on what the API returns.
   expect(t.total).toBe(t.total_base + t.total_tax);
@@ -228,8 +229,8 @@ interface TopupSql {
   wristband_id: string;
   day_id: string;
   device_id: string | null;
-  occurred_at: Date;
-  created_at: Date;
+  occurred_at: string;
+  created_at: string;
 }
 
 function expectTopup(raw: unknown, row: TopupSql) {
@@ -246,8 +247,8 @@ function expectTopup(raw: unknown, row: TopupSql) {
     wristband_id: row.wristband_id,
     day_id: row.day_id,
     device_id: row.device_id,
-    occurred_at: row.occurred_at.toISOString(),
-    created_at: row.created_at.toISOString(),
+    occurred_at: new Date(row.occurred_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
   });
 }
 
@@ -261,8 +262,8 @@ interface ScanSql {
   zone_id: string | null;
   device_id: string | null;
   day_id: string;
-  occurred_at: Date;
-  created_at: Date;
+  occurred_at: string;
+  created_at: string;
 }
 
 function expectCheckin(raw: unknown, row: ScanSql) {
@@ -277,8 +278,8 @@ function expectCheckin(raw: unknown, row: ScanSql) {
     zone: row.zone_id ? { id: row.zone_id, name: zoneNames.get(row.zone_id) } : null,
     device_id: row.device_id,
     day_id: row.day_id,
-    occurred_at: row.occurred_at.toISOString(),
-    created_at: row.created_at.toISOString(),
+    occurred_at: new Date(row.occurred_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
   });
 }
 
@@ -337,7 +338,7 @@ describe("event configuration", () => {
     const [row] = await q<{ id: string; name: string; currency: string; time_zone: string }>(
       "select id, name, currency, time_zone from event",
     );
-    const [span] = await q<{ starts_at: Date; ends_at: Date }>(
+    const [span] = await q<{ starts_at: string; ends_at: string }>(
       "select min(starts_at) as starts_at, max(ends_at) as ends_at from days",
     );
     expect(event).toEqual({
@@ -346,8 +347,8 @@ describe("event configuration", () => {
       name: row.name,
       currency: row.currency,
       time_zone: row.time_zone,
-      starts_at: span.starts_at.toISOString(),
-      ends_at: span.ends_at.toISOString(),
+      starts_at: new Date(span.starts_at).toISOString(),
+      ends_at: new Date(span.ends_at).toISOString(),
       environment: "test",
     });
   });
@@ -357,7 +358,7 @@ describe("event configuration", () => {
     const res = await api.get("/v1/days", key);
     const days = expectOk(res, r.PlainList(r.Day));
     expect(sorted(Object.keys(res.body as object))).toEqual(["data", "object"]);
-    const rows = await q<{ id: string; name: string; date: string; starts_at: Date; ends_at: Date }>(
+    const rows = await q<{ id: string; name: string; date: string; starts_at: string; ends_at: string }>(
       "select id, name, to_char(date, 'YYYY-MM-DD') as date, starts_at, ends_at from days order by starts_at",
     );
     expect(rows.length).toBe(4);
@@ -367,8 +368,8 @@ describe("event configuration", () => {
         id: d.id,
         name: d.name,
         date: d.date,
-        starts_at: d.starts_at.toISOString(),
-        ends_at: d.ends_at.toISOString(),
+        starts_at: new Date(d.starts_at).toISOString(),
+        ends_at: new Date(d.ends_at).toISOString(),
       })),
     );
   });
@@ -493,7 +494,7 @@ describe("GET /v1/tickets", () => {
 
   it("updated_since takes a date-time with offset or a date, inclusive, on updated_at", async () => {
     const key = await readKey();
-    const rows = await q<{ id: string; updated_at: Date }>(
+    const rows = await q<{ id: string; updated_at: string }>(
       "select id, updated_at from tickets order by updated_at, id",
     );
     const pivot = rows[Math.floor(rows.length / 2)];
@@ -504,7 +505,7 @@ describe("GET /v1/tickets", () => {
     expect(expected.length).toBeLessThan(rows.length);
 
     for (const since of [
-      pivot.updated_at.toISOString(),
+      new Date(pivot.updated_at).toISOString(),
       withOffset(pivot.updated_at, "UTC+2"),
       withOffset(pivot.updated_at, "UTC-5"),
     ]) {
@@ -513,7 +514,7 @@ describe("GET /v1/tickets", () => {
       expect(ids(items)).toContain(pivot.id);
     }
     // One millisecond later, the pivot itself is out.
-    const after = new Date(pivot.updated_at.getTime() + 1);
+    const after = new Date(new Date(pivot.updated_at).getTime() + 1);
     const later = await api.walk<r.Ticket>(`/v1/tickets?updated_since=${enc(after.toISOString())}`, key);
     expect(ids(later)).toEqual(
       await sqlIds("select id from tickets where updated_at >= $1 order by id", [after]),
@@ -521,7 +522,7 @@ describe("GET /v1/tickets", () => {
     expect(ids(later)).not.toContain(pivot.id);
 
     // A date means 00:00 UTC of that date.
-    const date = pivot.updated_at.toISOString().slice(0, 10);
+    const date = new Date(pivot.updated_at).toISOString().slice(0, 10);
     const byDate = await api.walk<r.Ticket>(`/v1/tickets?updated_since=${date}`, key);
     expect(ids(byDate)).toEqual(
       await sqlIds("select id from tickets where updated_at >= $1 order by id", [
@@ -610,7 +611,7 @@ describe("GET /v1/wristbands [ext]", () => {
 
   it("filters by updated_since (inclusive), alone and with status", async () => {
     const key = await readKey();
-    const rows = await q<{ id: string; updated_at: Date }>(
+    const rows = await q<{ id: string; updated_at: string }>(
       "select id, updated_at from wristbands order by updated_at, id",
     );
     const pivot = rows[Math.floor(rows.length / 2)];
@@ -625,7 +626,7 @@ describe("GET /v1/wristbands [ext]", () => {
     expect(ids(items)).toEqual(expected);
     expect(ids(items)).toContain(pivot.id);
     const active = await api.walk<r.Wristband>(
-      `/v1/wristbands?status=active&updated_since=${enc(pivot.updated_at.toISOString())}`,
+      `/v1/wristbands?status=active&updated_since=${enc(new Date(pivot.updated_at).toISOString())}`,
       key,
     );
     expect(ids(active)).toEqual(
@@ -733,7 +734,7 @@ describe("GET /v1/wristbands/{code}/transactions", () => {
     expect(expectedDay.length).toBeGreaterThan(0);
     expect(ids(byDay)).toEqual(expectedDay);
 
-    const times = await q<{ occurred_at: Date }>(
+    const times = await q<{ occurred_at: string }>(
       "select occurred_at from sales where wristband_id = $1 order by occurred_at",
       [busy.wristband_id],
     );
@@ -823,15 +824,15 @@ async function dayDate(index: number): Promise<string> {
  * bound, arrived after it) must be left out; the bound is inclusive; a date means 00:00 UTC.
  */
 async function expectSinceSemantics(path: string, table: "sales" | "topups", key: string) {
-  const [late] = await q<{ id: string; occurred_at: Date; created_at: Date }>(
+  const [late] = await q<{ id: string; occurred_at: string; created_at: string }>(
     `select id, occurred_at, created_at from ${table} where created_at - occurred_at > interval '1 minute'
      order by created_at - occurred_at desc, id limit 1`,
   );
   expect(late, `no late-synchronised ${table} in the seed`).toBeDefined();
-  const bound = new Date(late.occurred_at.getTime() + 1000);
-  expect(late.created_at.getTime()).toBeGreaterThan(bound.getTime());
+  const bound = new Date(new Date(late.occurred_at).getTime() + 1000);
+  expect(new Date(late.created_at).getTime()).toBeGreaterThan(bound.getTime());
 
-  const expectedFor = (since: Date) =>
+  const expectedFor = (since: Date | string) =>
     sqlIds(`select id from ${table} where occurred_at >= $1 order by id`, [since]);
 
   const items = await api.walk<{ id: string; occurred_at: string }>(
@@ -848,7 +849,7 @@ async function expectSinceSemantics(path: string, table: "sales" | "topups", key
 
   // Inclusive: exactly its occurred_at keeps it.
   const inclusive = await api.walk<{ id: string }>(
-    `${path}?since=${enc(late.occurred_at.toISOString())}`,
+    `${path}?since=${enc(new Date(late.occurred_at).toISOString())}`,
     key,
   );
   expect(ids(inclusive)).toEqual(await expectedFor(late.occurred_at));
@@ -862,7 +863,7 @@ async function expectSinceSemantics(path: string, table: "sales" | "topups", key
   expect(ids(west)).toEqual(ids(inclusive));
 
   // A date: 00:00 UTC of that date.
-  const date = late.occurred_at.toISOString().slice(0, 10);
+  const date = new Date(late.occurred_at).toISOString().slice(0, 10);
   const byDate = await api.walk<{ id: string }>(`${path}?since=${date}`, key);
   expect(ids(byDate)).toEqual(await expectedFor(new Date(`${date}T00:00:00Z`)));
 }
@@ -929,7 +930,11 @@ describe("GET /v1/topup-bonuses/quote", () => {
   };
 
   beforeAll(async () => {
-    rules = await q<RuleSql>("select * from bonus_rules order by id");
+    rules = (await q<RuleSql>("select * from bonus_rules order by id")).map((x) => ({
+      ...x,
+      valid_from: new Date(x.valid_from),
+      valid_until: new Date(x.valid_until),
+    }));
     [{ cap }] = await q<{ cap: number }>("select bonus_cap_per_person as cap from event");
   });
 
@@ -1194,7 +1199,7 @@ describe("GET /v1/checkins", () => {
     expect(ids(byZone)).toEqual(zoneExpected);
     for (const s of byZone) expect(s.zone?.id).toBe(busy.zone_id);
 
-    const times = await q<{ occurred_at: Date }>("select occurred_at from scans order by occurred_at");
+    const times = await q<{ occurred_at: string }>("select occurred_at from scans order by occurred_at");
     const since = times[Math.floor(times.length / 2)].occurred_at;
     const bySince = await api.walk<r.Checkin>(`/v1/checkins?since=${enc(withOffset(since, "UTC+2"))}`, key);
     const sinceExpected = await sqlIds("select id from scans where occurred_at >= $1 order by id", [since]);
@@ -1202,7 +1207,7 @@ describe("GET /v1/checkins", () => {
     expect(ids(bySince)).toEqual(sinceExpected);
 
     const all = await api.walk<r.Checkin>(
-      `/v1/checkins?day_id=${busy.day_id}&zone_id=${busy.zone_id}&since=${enc(since.toISOString())}`,
+      `/v1/checkins?day_id=${busy.day_id}&zone_id=${busy.zone_id}&since=${enc(new Date(since).toISOString())}`,
       key,
     );
     expect(ids(all)).toEqual(

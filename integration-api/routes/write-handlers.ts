@@ -3,6 +3,7 @@ import * as q from "../../lib/contract/requests";
 import * as r from "../../lib/contract/resources";
 import type { AppEnv } from "../http/context";
 import { executeOnce } from "../http/idempotency";
+import { nowOrigin } from "../services/write-common";
 import * as routes from "./write-routes";
 
 /** Thin handlers: each write runs once, inside one transaction with its idempotency record. */
@@ -45,9 +46,10 @@ export function registerWriteHandlers(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.createTopupRoute, (c) => {
     const { visibility } = c.get("apiKey");
     const body = c.req.valid("json");
-    return executeOnce(c, 201, async (tx) =>
-      r.Topup.parse(await c.get("services").writes.createTopup(tx, visibility, body)),
-    ) as never;
+    return executeOnce(c, 201, async (tx) => {
+      const origin = { ...nowOrigin(), deviceId: body.device_id ?? null };
+      return r.Topup.parse(await c.get("services").writes.createTopup(tx, visibility, body, origin));
+    }) as never;
   });
 
   app.openapi(routes.reviewRoute, (c) => {

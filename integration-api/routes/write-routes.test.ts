@@ -189,7 +189,7 @@ async function ticketRow(code: string) {
     wristband_id: string | null;
     document_number: string | null;
     birth: string | null;
-    updated_at: Date;
+    updated_at: string;
   }>("select *, to_char(birth_date, 'YYYY-MM-DD') as birth from tickets where code = $1", [code]);
   return row;
 }
@@ -205,7 +205,7 @@ const topupsOf = (wristbandId: string) =>
     nature: string;
     status: string;
     bonus_rule_id: string | null;
-    created_at: Date;
+    created_at: string;
   }>("select * from topups where wristband_id = $1 order by id", [wristbandId]);
 
 // --------------------------------------------------------------------------------------------
@@ -1063,7 +1063,7 @@ describe("POST /v1/wristbands/{code}/review", () => {
   async function expectKept(kept: PairMember, other: PairMember, at: string) {
     const ticket = await ticketRow(kept.ticket_code);
     expect(ticket.wristband_id).toBe(kept.id);
-    expect(ticket.updated_at.toISOString()).toBe(at);
+    expect(new Date(ticket.updated_at).toISOString()).toBe(at);
     expect(await wristbandRow(kept.id)).toMatchObject({
       status: "active",
       balance: kept.balance + other.balance,
@@ -1097,7 +1097,9 @@ describe("POST /v1/wristbands/{code}/review", () => {
       }
     }
     const transfers = async (id: string) =>
-      (await topupsOf(id)).filter((t) => t.nature === "transfer" && t.created_at.toISOString() === at);
+      (await topupsOf(id)).filter(
+        (t) => t.nature === "transfer" && new Date(t.created_at).toISOString() === at,
+      );
     expect(await transfers(other.id)).toEqual(expectedOther);
     expect(await transfers(kept.id)).toEqual(expectedKept);
     return expectedOther.length + expectedKept.length;

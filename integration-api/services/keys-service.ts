@@ -17,7 +17,7 @@ export function hashKey(key: string): string {
 
 export function keyStatus(row: ApiKeyRow, now: Date): ApiKeyView["status"] {
   if (row.revoked_at) return "revoked";
-  if (row.expires_at && row.expires_at <= now) return "expired";
+  if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return "expired";
   if (needsActivation(row.scopes) && !row.activated_at) return "pending_activation";
   return "active";
 }
@@ -64,11 +64,11 @@ export function toKeyView(row: ApiKeyRow, now = new Date()): ApiKeyView {
     restrictions: { ticket_type_ids: row.restricted_ticket_type_ids, day_ids: row.restricted_day_ids },
     rate_limits: row.rate_limits,
     allowed_ips: row.allowed_ips,
-    expires_at: row.expires_at?.toISOString() ?? null,
+    expires_at: row.expires_at,
     status: keyStatus(row, now),
-    activated_at: row.activated_at?.toISOString() ?? null,
-    revoked_at: row.revoked_at?.toISOString() ?? null,
-    created_at: row.created_at.toISOString(),
+    activated_at: row.activated_at,
+    revoked_at: row.revoked_at,
+    created_at: row.created_at,
   };
 }
 
@@ -185,7 +185,7 @@ export class KeysService {
       throw new ApiError("invalid_api_key", "This API key does not exist.");
     }
     if (row.revoked_at) throw new ApiError("revoked_api_key", "This API key was revoked.");
-    if (row.expires_at && row.expires_at <= now)
+    if (row.expires_at && Date.parse(row.expires_at) <= now.getTime())
       throw new ApiError("expired_api_key", "This API key has expired.");
     if (!ipAllowed(row.allowed_ips, ip)) {
       throw new ApiError("ip_not_allowed", "Requests from this IP address are not allowed for this key.");

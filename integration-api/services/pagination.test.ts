@@ -115,12 +115,12 @@ async function deleteAhead(spec: ListSpec, after: string): Promise<string | unde
 
 /** A median value of a timestamp column, as a Date with millisecond precision. */
 async function medianInstant(table: string, column: string, where = "true", params: unknown[] = []) {
-  const [row] = await api.db.query<{ at: Date }>(
+  const [row] = await api.db.query<{ at: string }>(
     `select ${column} as at from ${table} r where ${where} order by ${column}
      offset (select count(*) / 2 from ${table} r where ${where}) limit 1`,
     params,
   );
-  return row.at;
+  return new Date(row.at);
 }
 
 /** The same instant written with a +02:00 offset (what a client in Madrid might send). */

@@ -7,6 +7,7 @@ import type {
   Transaction,
   Wristband,
 } from "../../lib/contract/resources";
+import { iso, isoOrNull } from "../../lib/db/rows";
 import { ApiError } from "../errors";
 import type { Db, Queryable } from "../store/db";
 import {
@@ -20,6 +21,7 @@ import {
 } from "../store/records-store";
 import { salesSummaryRows } from "../store/reports-store";
 import type { Visibility } from "../store/sql";
+import type { NewTopupRow } from "../store/write-store";
 import { type BonusRule, quoteLine, remainingCap, validRules } from "./bonus-rules";
 import type { Catalog } from "./catalog-service";
 
@@ -36,8 +38,6 @@ function toList<R extends { id: string }, T>(
 ): Page<T> {
   return { object: "list", data: page.data.map(map), has_more: page.hasMore, next_cursor: page.nextCursor };
 }
-
-const iso = (d: Date) => d.toISOString();
 
 /** The read side of the API: scope-filtered queries mapped to the contract's resources. */
 export class ReadService {
@@ -66,7 +66,7 @@ export class ReadService {
       extra_zones: this.catalog.zoneRefs(row.extra_zone_ids),
       wristband:
         row.wristband_id && row.wristband_nfc ? { id: row.wristband_id, nfc: row.wristband_nfc } : null,
-      checked_in_at: row.checked_in_at ? iso(row.checked_in_at) : null,
+      checked_in_at: isoOrNull(row.checked_in_at),
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     };
@@ -123,7 +123,7 @@ export class ReadService {
     };
   }
 
-  toTopup(row: TopupRow): Topup {
+  toTopup(row: TopupRow | NewTopupRow): Topup {
     return {
       object: "topup",
       id: row.id,
@@ -282,7 +282,14 @@ export class ReadService {
 
   /** `q`: the caller's transaction when there is one (PGlite runs one statement stream at a time). */
   async bonusRules(q: Queryable = this.db): Promise<BonusRule[]> {
-    return q.query<BonusRule>("select id, name, valid_from, valid_until, tiers from bonus_rules order by id");
+    const rows = await q.query<
+      Omit<BonusRule, "valid_from" | "valid_until"> & { valid_from: string; valid_until: string }
+    >("select id, name, valid_from, valid_until, tiers from bonus_rules order by id");
+    return rows.map((r) => ({
+      ...r,
+      valid_from: new Date(r.valid_from),
+      valid_until: new Date(r.valid_until),
+    }));
   }
 
   /**

@@ -118,7 +118,7 @@ async function addAnonymousWristbands() {
   for (const [i, dayIndex] of [0, 2, 1].entries()) {
     const day = days[dayIndex];
     const id = newId();
-    const at = new Date(day.starts_at.getTime() + 3_600_000);
+    const at = new Date(new Date(day.starts_at).getTime() + 3_600_000);
     await api.db.query(
       `insert into wristbands (id, nfc, uhf, status, balance, promo_balance, attendee_name, ticket_id, zone_ids,
          valid_day_ids, created_at, updated_at)

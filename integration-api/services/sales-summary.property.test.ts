@@ -149,12 +149,12 @@ type TopupInput = typeof topupArb extends fc.Arbitrary<infer T> ? T : never;
 
 function place(p: SaleInput["placement"]) {
   const day = days[p.day % days.length];
-  const span = day.ends_at.getTime() - day.starts_at.getTime();
+  const span = new Date(day.ends_at).getTime() - new Date(day.starts_at).getTime();
   return {
     day_id: day.id,
     wristband_id: wristbandIds[p.wristband % wristbandIds.length],
     device_id: p.device,
-    occurred_at: new Date(day.starts_at.getTime() + Math.floor(p.at * span)).toISOString(),
+    occurred_at: new Date(new Date(day.starts_at).getTime() + Math.floor(p.at * span)).toISOString(),
     created_at: new Date().toISOString(),
   };
 }

@@ -34,9 +34,12 @@ export interface CatalogRows {
 export const catalogStore = {
   async load(db: Queryable): Promise<CatalogRows> {
     const [event] = await db.query<EventRow>("select * from event limit 1");
-    const days = await db.query<DayRow>(
-      "select id, name, to_char(date, 'YYYY-MM-DD') as date, starts_at, ends_at from days order by starts_at, id",
-    );
+    // Day windows are compared with instants all the time: kept as Dates in the catalog.
+    const days = (
+      await db.query<Omit<DayRow, "starts_at" | "ends_at"> & { starts_at: string; ends_at: string }>(
+        "select id, name, to_char(date, 'YYYY-MM-DD') as date, starts_at, ends_at from days order by starts_at, id",
+      )
+    ).map((d) => ({ ...d, starts_at: new Date(d.starts_at), ends_at: new Date(d.ends_at) }));
     const zones = await db.query<ZoneRow>("select id, name from zones order by id");
     const ticketTypes = await db.query<TicketTypeRow>(
       "select id, name, zone_ids from ticket_types order by id",

@@ -8,7 +8,7 @@ export interface IdempotencyRecord {
   body_hash: string;
   response_status: number | null;
   response_body: string | null;
-  created_at: Date;
+  created_at: string;
 }
 
 export type ClaimResult =
@@ -44,7 +44,7 @@ export const idempotencyStore = {
         [claim.apiKeyId, claim.key],
       );
       if (!existing) continue; // released between the two statements: try again
-      const age = now.getTime() - existing.created_at.getTime();
+      const age = now.getTime() - Date.parse(existing.created_at);
       if (age >= RETENTION_MS) {
         await db.query(
           "delete from idempotency_keys where api_key_id = $1 and key = $2 and created_at = $3",

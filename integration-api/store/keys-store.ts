@@ -12,13 +12,18 @@ export interface ApiKeyRow {
   restricted_day_ids: string[];
   rate_limits: RateLimits;
   allowed_ips: string[];
-  expires_at: Date | null;
-  activated_at: Date | null;
-  revoked_at: Date | null;
-  created_at: Date;
+  expires_at: string | null;
+  activated_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
 }
 
-export type NewApiKeyRow = Omit<ApiKeyRow, "revoked_at">;
+/** A key to insert: instants may be Dates (the row read back carries ISO strings). */
+export type NewApiKeyRow = Omit<ApiKeyRow, "revoked_at" | "expires_at" | "activated_at" | "created_at"> & {
+  expires_at: Date | null;
+  activated_at: Date | null;
+  created_at: Date;
+};
 
 export const keysStore = {
   async insert(db: Queryable, row: NewApiKeyRow): Promise<ApiKeyRow> {

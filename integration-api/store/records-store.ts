@@ -30,9 +30,9 @@ export interface TicketRow {
   extra_zone_ids: string[];
   wristband_id: string | null;
   wristband_nfc: string | null;
-  checked_in_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  checked_in_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface WristbandRow {
@@ -48,8 +48,8 @@ export interface WristbandRow {
   ticket_type_id: string | null;
   zone_ids: string[];
   valid_day_ids: string[];
-  created_at: Date;
-  updated_at: Date;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface SaleRow {
@@ -72,8 +72,8 @@ export interface SaleRow {
   wristband_id: string;
   day_id: string;
   device_id: string | null;
-  occurred_at: Date;
-  created_at: Date;
+  occurred_at: string;
+  created_at: string;
 }
 
 export interface TopupRow {
@@ -88,8 +88,8 @@ export interface TopupRow {
   wristband_id: string;
   day_id: string;
   device_id: string | null;
-  occurred_at: Date;
-  created_at: Date;
+  occurred_at: string;
+  created_at: string;
 }
 
 export interface ScanRow {
@@ -102,8 +102,8 @@ export interface ScanRow {
   zone_id: string | null;
   device_id: string | null;
   day_id: string;
-  occurred_at: Date;
-  created_at: Date;
+  occurred_at: string;
+  created_at: string;
 }
 
 const TICKET_COLUMNS = `t.id, t.code, t.status, t.ticket_type_id, t.attendee_name, t.attendee_email, t.document_type,

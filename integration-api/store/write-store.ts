@@ -1,5 +1,5 @@
 import type { Queryable } from "./db";
-import type { TicketRow, WristbandRow } from "./records-store";
+import type { SaleRow, ScanRow, TicketRow, TopupRow, WristbandRow } from "./records-store";
 import { Params, storableText, ticketVisible, type Visibility, wristbandVisible } from "./sql";
 
 /** Statements of the write side. Callers run them inside one transaction per request. */
@@ -37,56 +37,15 @@ export interface NewWristbandRow {
   updated_at: Date;
 }
 
-export interface NewTopupRow {
-  id: string;
-  direction: "topup" | "withdraw";
-  amount: number;
-  previous_balance: number;
-  new_balance: number;
-  payment_method: "card" | "cash" | "online" | "promo" | "transfer";
-  nature: "paid" | "bonus" | "courtesy" | "transfer";
-  status: "completed" | "pending" | "failed";
-  bonus_rule_id: string | null;
-  wristband_id: string;
-  day_id: string;
-  device_id: string | null;
-  occurred_at: Date;
-  created_at: Date;
-}
+/** A record as a writer gives it: the read row's columns, with its instants as Dates. */
+type Written<Row> = Omit<Row, "occurred_at" | "created_at"> & { occurred_at: Date; created_at: Date };
 
-export interface NewSaleRow {
-  id: string;
-  status: "completed" | "pending" | "cancelled";
-  type: "cart" | "return";
-  payment_method: "wristband" | "card" | "cash";
-  total: number;
-  total_base: number;
-  total_tax: number;
-  tax_breakdown: unknown[];
-  items: unknown[];
-  promo_spent: number;
-  balance_spent: number;
-  wristband_id: string;
-  day_id: string;
-  device_id: string | null;
-  occurred_at: Date;
-  created_at: Date;
-}
+export type NewTopupRow = Written<TopupRow> & { bonus_rule_id: string | null };
 
-export interface NewScanRow {
-  id: string;
-  kind: "check_in" | "access_check";
-  allowed: boolean;
-  reason: string | null;
-  code: string | null;
-  ticket_code: string | null;
-  wristband_id: string | null;
-  zone_id: string | null;
-  device_id: string | null;
-  day_id: string;
-  occurred_at: Date;
-  created_at: Date;
-}
+/** promo_spent and balance_spent: how much of the total came out of each balance (never exposed). */
+export type NewSaleRow = Written<SaleRow> & { promo_spent: number; balance_spent: number };
+
+export type NewScanRow = Written<ScanRow> & { code: string | null };
 
 const TICKET_LOCK = `select t.*, tw.nfc as wristband_nfc from tickets t left join wristbands tw on tw.id = t.wristband_id`;
 const WRISTBAND_LOCK = `select w.*, wt.code as ticket_code, wt.ticket_type_id

@@ -1,5 +1,5 @@
 import type { CreatedKey, CreateKeyRequest } from "../../lib/contract/admin";
-import { openTestDb, testDatabaseUrls } from "../../lib/db/test-store";
+import { openTestDb, testDatabaseUrls } from "../../lib/testing/test-db";
 import { createApp } from "../app";
 import { seedDemo } from "../seed/demo-seed";
 import { createServices } from "../services";

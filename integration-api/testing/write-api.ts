@@ -56,7 +56,7 @@ export async function stateDigest(db: Queryable): Promise<string> {
 }
 
 export interface DemoCatalog {
-  days: { id: string; name: string; starts_at: Date; ends_at: Date }[];
+  days: { id: string; name: string; starts_at: string; ends_at: string }[];
   zone: (name: string) => { id: string; name: string };
   type: (name: string) => { id: string; name: string; zone_ids: string[] };
   rule: (name: string) => { id: string; name: string };
