@@ -11,18 +11,11 @@
  *  2. HTTP: `next start` (the current build, SYNC=off) on that store, a signed-in cookie, and
  *     sequential GETs of the route handlers themselves (skipped without a build: BENCH_HTTP=off).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/live/queries";
-import {
-  BENCH_USER,
-  count,
-  DATA_DIR,
-  dayStart,
-  ensureBenchUser,
-  openBenchDashboardStore,
-} from "./dashboard-store";
+import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/live/reports";
+import { startBenchServer } from "./bench-server";
+import { count, DATA_DIR, dayStart, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3810);
 const http = process.env.BENCH_HTTP !== "off";
@@ -88,45 +81,9 @@ for (const [name, run] of handlers) await time(name, async () => JSON.stringify(
 if (http && existsSync(".next/BUILD_ID")) {
   await ensureBenchUser(db);
   await db.close();
-  const server: ChildProcess = spawn(
-    process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATA_DIR,
-        SYNC: "off",
-        SESSION_SECRET: "bench-session-secret-0123456789abcdefghij",
-        CASHLESS_API_KEY: `eak_test_${"b".repeat(43)}`,
-        CASHLESS_API_URL: "http://127.0.0.1:9/v1",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  const server = await startBenchServer(DATA_DIR, PORT);
   try {
-    const base = `http://127.0.0.1:${PORT}`;
-    for (let i = 0; ; i++) {
-      if (i > 120) throw new Error("next start did not answer");
-      if (
-        await fetch(`${base}/login`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(BENCH_USER),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
+    const { base, cookieHeader: cookie } = server;
     const get = async (path: string) => {
       const res = await fetch(`${base}${path}`, { headers: { cookie } });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -151,7 +108,7 @@ if (http && existsSync(".next/BUILD_ID")) {
     ])
       await time(`GET ${path.replace(/cursor=[^&]+/, "cursor=… (page 2)")}`, () => get(path));
   } finally {
-    server.kill("SIGTERM");
+    server.stop();
   }
 } else {
   await db.close();

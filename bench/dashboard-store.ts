@@ -6,8 +6,8 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Db } from "@/lib/db/db";
+import { addUser } from "@/lib/server/auth/users";
 import { openDashboardStore } from "@/lib/server/store";
-import { addUser } from "@/lib/server/users";
 
 export const DATA_DIR = ".data/bench-dashboard";
 export const SALES = 1_000_000;

@@ -12,11 +12,12 @@
  * (`data-testid="day-total"`) is in the page with an amount, seen by a MutationObserver installed
  * before any page script runs. Prints p50/p95 of each.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import { freePort } from "@/integration-api/testing/api-process";
-import { BENCH_USER, count, DATA_DIR, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
+import { startBenchServer } from "./bench-server";
+import { count, DATA_DIR, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
 
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);
 const WARMUP = 2;
@@ -66,45 +67,14 @@ async function main() {
   await db.close();
 
   const port = Number(process.env.BENCH_PAGE_PORT ?? (await freePort(3820, 3899)));
-  const base = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATA_DIR,
-      SYNC: "off",
-      SESSION_SECRET: "bench-session-secret-0123456789abcdefghij",
-      CASHLESS_API_KEY: `eak_test_${"b".repeat(43)}`,
-      CASHLESS_API_URL: "http://127.0.0.1:9/v1",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server = await startBenchServer(DATA_DIR, port);
+  const base = server.base;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });
   try {
-    for (let i = 0; ; i++) {
-      if (i > 240) throw new Error("next start did not answer");
-      if (
-        await fetch(`${base}/login`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: base },
-      body: JSON.stringify(BENCH_USER),
-    });
-    if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
-    const cookies = login.headers.getSetCookie().map((c) => {
-      const [name, ...value] = c.split(";")[0].split("=");
-      return { name, value: value.join("="), url: base };
-    });
+    const cookies = server.cookies.map((c) => ({ ...c, url: base }));
 
     const loadOnce = async (): Promise<Load> => {
       const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
@@ -184,7 +154,7 @@ async function main() {
     );
   } finally {
     await browser.close();
-    server.kill("SIGTERM");
+    server.stop();
   }
 }
 

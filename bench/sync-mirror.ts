@@ -29,7 +29,7 @@ import { migrate } from "@/integration-api/store/migrate";
 import { adminToken, createFullKey, freePort, spawnApi } from "@/integration-api/testing/api-process";
 import { type Db, openDb } from "@/lib/db/db";
 import { openDashboardStore } from "@/lib/server/store";
-import { type CycleReport, SyncWorker } from "@/lib/server/sync/sync-worker";
+import { type CycleReport, SyncWorker } from "@/lib/server/sync/worker";
 import { type FetchLike, type Sleep, UpstreamClient } from "@/lib/server/upstream/client";
 
 const scale = Number(process.env.BENCH_SYNC_SCALE ?? 20);

@@ -1,0 +1,10 @@
+import { apiRead } from "./api-read";
+import { dashboardRead } from "./dashboard-read";
+import { nameSearch } from "./name-search";
+import { pageLoad } from "./page-load";
+import { salesSummary } from "./sales-summary";
+import { sync } from "./sync";
+import type { BenchDef } from "./types";
+
+/** Every benchmark of `npm run bench`, in the order they run. A new one is a file here and a line below. */
+export const benches: BenchDef[] = [apiRead, salesSummary, dashboardRead, sync, pageLoad, nameSearch];
