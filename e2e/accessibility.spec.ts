@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { can, type Role, roles, screens } from "../lib/permissions";
+import { devices, expect, type Page, test } from "@playwright/test";
+import { can, type Role, roles, screens } from "../lib/shared/permissions";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { signIn, waitForFirstSync } from "./support";
+import { nameDesk, signIn, waitForFirstSync } from "./support";
 
 /**
  * Accessibility (issue #8): axe-core finds no violation on any screen, for every role that can
@@ -40,6 +40,15 @@ async function chartsDrawn(page: Page) {
   }
 }
 
+/** A table's first data row, or its first card on a phone (a DataTable of many columns). */
+function firstRow(page: Page, name?: string) {
+  return page
+    .getByRole("table", { name })
+    .getByRole("row")
+    .nth(1)
+    .or(page.getByRole("list", { name }).getByRole("listitem").first());
+}
+
 /** What each screen shows once it has loaded its data. */
 const ready: Record<(typeof screens)[number]["href"], (page: Page) => Promise<void>> = {
   "/": async (page) => {
@@ -60,13 +69,17 @@ const ready: Record<(typeof screens)[number]["href"], (page: Page) => Promise<vo
     await chartsDrawn(page);
   },
   "/desk": async (page) => {
-    await expect(page.getByRole("button", { name: "Load wristband" })).toBeVisible();
+    // A browser that has not named its desk yet is asked first.
+    await expect(page.getByRole("button", { name: "Use this desk" })).toBeVisible();
+  },
+  "/search": async (page) => {
+    await expect(page.getByText(/Type a ticket code, a wristband/)).toBeVisible();
   },
   "/wristbands": async (page) => {
     await expect(page.getByLabel("Wristband NFC or UHF code")).toBeVisible();
   },
   "/tickets": async (page) => {
-    await expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible();
+    await expect(firstRow(page, "Tickets")).toBeVisible();
   },
   "/review": async (page) => {
     await expect(page.getByText(/\d+ pair\(s\) waiting/)).toBeVisible();
@@ -84,11 +97,14 @@ const ready: Record<(typeof screens)[number]["href"], (page: Page) => Promise<vo
     await expect(page.getByRole("table", { name: "Scans per zone" })).toBeVisible();
     await chartsDrawn(page);
   },
+  "/users": async (page) => {
+    await expect(page.getByRole("table", { name: "Accounts" }).getByRole("row").nth(1)).toBeVisible();
+  },
   "/audit": async (page) => {
     await expect(page.getByRole("columnheader", { name: "Idempotency-Key" })).toBeVisible();
   },
   "/connection": async (page) => {
-    await expect(page.getByRole("table", { name: "Sync status per resource" })).toBeVisible();
+    await expect(firstRow(page, "Sync status per resource")).toBeVisible();
   },
 };
 
@@ -222,6 +238,8 @@ for (const role of roles as readonly Role[]) {
       test("the top-up desk with a wristband loaded and a top-up to confirm", async ({ page }) => {
         await signIn(page, role);
         await open(page, "/desk", ready["/desk"]);
+        await nameDesk(page);
+        await expectNoViolations(page, `/desk as ${role}, desk named`);
         await page.getByLabel("Wristband code").fill(fixture.wristband);
         await page.getByRole("button", { name: "Load wristband" }).click();
         await expect(page.getByTestId("bonus-amount")).toBeVisible();
@@ -259,6 +277,59 @@ test.describe("on a tablet (768×1024), as manager", () => {
       await expectNoViolations(page, `${screen.href} on a tablet`);
     });
   }
+});
+
+// Staff at the gate use phones (issue 14): every staff screen at an iPhone's width (390 px, touch),
+// with the menu open, a name search's results as cards, the scanner and a refused screen's notice.
+test.describe("on a phone (iPhone 13's profile in Chromium), as staff", () => {
+  const { defaultBrowserType: _webkit, ...iPhone } = devices["iPhone 13"];
+  test.use(iPhone);
+  for (const screen of screens.filter((s) => can("staff", s.permission))) {
+    test(`${screen.label} (${screen.href})`, async ({ page }) => {
+      await signIn(page, "staff");
+      await open(page, screen.href, ready[screen.href]);
+      await expectNoViolations(page, `${screen.href} on a phone`);
+    });
+  }
+
+  test("the menu open, a ticket to check in, name search results, the scanner and a refused screen", async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = async () => {
+        throw new DOMException("refused by the test", "NotAllowedError");
+      };
+    });
+    await signIn(page, "staff");
+    const menu = page.getByRole("button", { name: "Menu" });
+    await menu.click();
+    await expect(page.getByRole("navigation", { name: "Screens" }).getByRole("link").first()).toBeFocused();
+    await expectNoViolations(page, "the menu open on a phone");
+    await page.keyboard.press("Escape");
+
+    const active = await openActiveTicket(page);
+    await expectNoViolations(page, `/tickets/${active} on a phone`);
+
+    await open(page, `/search?q=${encodeURIComponent("garcia")}`, async (p) => {
+      await expect(
+        p
+          .getByRole("list", { name: /Attendees named “garcia”/ })
+          .getByRole("listitem")
+          .first(),
+      ).toBeVisible();
+    });
+    await expectNoViolations(page, "name search results on a phone");
+
+    await page.getByRole("button", { name: "Scan" }).click();
+    await expect(page.getByRole("dialog").getByRole("alert")).toBeVisible();
+    await expectNoViolations(page, "the scanner with the camera refused, on a phone");
+    await page.keyboard.press("Escape");
+
+    await open(page, "/reconciliation", async (p) => {
+      await expect(p.getByRole("status").filter({ hasText: "not available for your role" })).toBeVisible();
+    });
+    await expectNoViolations(page, "a refused screen's notice on a phone");
+  });
 });
 
 test("a table that scrolls is a named region the keyboard can scroll; one that fits adds no tab stop", async ({

@@ -11,7 +11,8 @@ import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
  * Two dashboard instances on one PostgreSQL store (issue #8): exactly one runs the sync worker;
  * killed (SIGKILL) with a page request in flight, the other takes over within 60 s, resumes from
  * the stored cursor — no record of the tails is fetched twice — and completes the mirror (every
- * day's checksum matches upstream); a session made on one instance works on the other.
+ * day's checksum matches upstream); a session made on one instance works on the other, and one
+ * signed out on one is refused by the other at once.
  *
  * Between the instances and the sandbox's Integration API sits a recording proxy: it forwards
  * every request unchanged, notes the ids each tail page returned, and can hold back a sales page
@@ -206,6 +207,27 @@ test("two instances on one PostgreSQL: one sync leader, takeover within 60 s, no
       }
     ).sync.worker?.instance;
     expect(leaderBefore).toBeTruthy();
+
+    // Sessions live in the shared store: one signed out on B is refused on A at once.
+    // (Outside the browser: its cookie jar is shared by both ports of localhost.)
+    const kept = await fetch(`${b.origin}/api/auth/login`, {
+      method: "POST",
+      body: JSON.stringify({ username: "instances", password: PASSWORD }),
+      headers: { origin: b.origin, "content-type": "application/json" },
+    });
+    expect(kept.status).toBe(200);
+    const copied = kept.headers
+      .getSetCookie()
+      .filter((c) => c.startsWith("eoc_session="))
+      .map((c) => c.split(";")[0]!)[0]!;
+    const audit = (origin: string) => fetch(`${origin}/api/audit`, { headers: { cookie: copied } });
+    expect((await audit(a.origin)).status).toBe(200);
+    const out = await fetch(`${b.origin}/api/auth/logout`, {
+      method: "POST",
+      headers: { cookie: copied, origin: b.origin },
+    });
+    expect(out.status).toBe(200);
+    expect((await audit(a.origin)).status).toBe(401);
 
     // …A dies with a sales page request in flight, after five pages it has committed.
     const held = proxy.holdSalesAfter(5);

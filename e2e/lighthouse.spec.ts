@@ -3,11 +3,12 @@ import { expect, test } from "@playwright/test";
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig, type Flags, generateReport, type Result } from "lighthouse";
 import { E2E_PORT } from "../playwright.config";
-import { LOGINS, signIn, waitForFirstSync } from "./support";
+import { LOGINS, SAME_ORIGIN, signIn, waitForFirstSync } from "./support";
 
 /**
  * Lighthouse (issue #8) on the login page and on the overview, signed in: performance >= 90 and
- * accessibility 100, in Debian's Chromium.
+ * accessibility 100, in Debian's Chromium; and (issue 14) on the staff's search page with the
+ * mobile preset.
  *
  * The desktop preset (`lighthouse/core/config/desktop-config.js`: a 1350×940 screen, a fast wired
  * connection, no CPU slowdown) because the console is used on laptops and tablets at the desks,
@@ -56,8 +57,16 @@ function losses(lhr: Result): string[] {
     .map((audit) => `${audit.id}: ${audit.score} ${audit.displayValue ?? ""}`.trim());
 }
 
-/** Runs Lighthouse on `path` up to RUNS times in a fresh Chromium; returns the best run. */
-async function measure(name: string, path: string, cookie?: string): Promise<Scores> {
+/**
+ * Runs Lighthouse on `path` up to RUNS times in a fresh Chromium; returns the best run. `mobile`:
+ * Lighthouse's default preset (a phone's screen, a slow 4G network and a 4× slower CPU, simulated).
+ */
+async function measure(
+  name: string,
+  path: string,
+  cookie?: string,
+  preset: "desktop" | "mobile" = "desktop",
+): Promise<Scores> {
   const chrome = await launch({
     chromePath: CHROME,
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
@@ -71,7 +80,11 @@ async function measure(name: string, path: string, cookie?: string): Promise<Sco
     };
     let best: Result | null = null;
     for (let run = 1; run <= RUNS; run++) {
-      const result = await lighthouse(`${BASE}${path}`, flags, desktopConfig);
+      const result = await lighthouse(
+        `${BASE}${path}`,
+        flags,
+        preset === "desktop" ? desktopConfig : undefined,
+      );
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`Lighthouse returned no result for ${path}`);
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${path}: ${lhr.runtimeError.message}`);
@@ -118,11 +131,24 @@ test("Lighthouse on /login: performance >= 90, accessibility 100", async () => {
 });
 
 test("Lighthouse on the overview, signed in: performance >= 90, accessibility 100", async ({ request }) => {
-  const res = await request.post("/api/auth/login", { data: LOGINS.manager });
+  const res = await request.post("/api/auth/login", { data: LOGINS.manager, headers: SAME_ORIGIN });
   expect(res.ok()).toBe(true);
   const session = (await request.storageState()).cookies.find((c) => c.name === "eoc_session");
   expect(session).toBeDefined();
   const s = await measure("overview", "/", `${session!.name}=${session!.value}`);
+  expect(s.accessibility).toBe(1);
+  expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
+});
+
+// Gate staff search on phones (issue 14): their home, measured with the mobile preset.
+test("Lighthouse on the staff search page, mobile preset: performance >= 90, accessibility 100", async ({
+  request,
+}) => {
+  const res = await request.post("/api/auth/login", { data: LOGINS.staff, headers: SAME_ORIGIN });
+  expect(res.ok()).toBe(true);
+  const session = (await request.storageState()).cookies.find((c) => c.name === "eoc_session");
+  expect(session).toBeDefined();
+  const s = await measure("search-mobile", "/search", `${session!.name}=${session!.value}`, "mobile");
   expect(s.accessibility).toBe(1);
   expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
 });

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import { formatMoney } from "../lib/live/money";
-import { hourBucket } from "../lib/live/time";
+import { formatMoney } from "../lib/shared/format/money";
+import { hourBucket } from "../lib/shared/format/time";
 import { E2E_API_PORT } from "../playwright.config";
 import { dashboardKey, openScreen, signIn, waitForFirstSync } from "./support";
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { screens } from "../lib/permissions";
+import { screens } from "../lib/shared/permissions";
 import { E2E_DATA_DIR } from "../playwright.config";
 import { dashboardKey, signIn } from "./support";
 

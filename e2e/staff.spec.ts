@@ -1,8 +1,13 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { openScreen, signIn } from "./support";
+import {
+  createFixtureKey,
+  createSandboxTicket,
+  nameDesk,
+  openScreen,
+  SAME_ORIGIN,
+  sandboxApi,
+  signIn,
+} from "./support";
 
 /**
  * The staff tools end to end: the real Integration API (sandbox) behind the dashboard. The test
@@ -10,49 +15,27 @@ import { openScreen, signIn } from "./support";
  * spent on fixtures), then drives the screens like staff would.
  */
 
-const API = `http://localhost:${E2E_API_PORT}`;
 const RUN = `E2E${Date.now().toString(36).toUpperCase()}`;
 let key = "";
 let ticketTypes: { id: string; name: string }[] = [];
 let days: { id: string; name: string }[] = [];
 const startedAt = new Date(Date.now() - 5_000).toISOString();
 
-async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${API}${path}`, {
-    ...init,
-    headers: {
-      authorization: `Bearer ${key}`,
-      "content-type": "application/json",
-      ...(init.method === "POST" ? { "idempotency-key": crypto.randomUUID() } : {}),
-      ...init.headers,
-    },
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+const api = <T>(path: string, init: RequestInit = {}) => sandboxApi<T>(key, path, init);
 
 type Wristband = { nfc: string; status: string; balance: number; promo_balance: number };
 const wristband = async (nfc: string) => (await api<Wristband>(`/v1/wristbands/${nfc}`)).body;
 
 /** A fresh ticket; with `nfc`, checked in with a new wristband (its person has received no bonus yet). */
-async function freshTicket(suffix: string, nfc?: string): Promise<string> {
+async function freshTicket(suffix: string, nfc?: string, name = `Guest ${suffix}`): Promise<string> {
   const code = `${RUN}-${suffix}`;
-  const created = await api("/v1/tickets", {
-    method: "POST",
-    body: JSON.stringify({
-      tickets: [
-        {
-          code,
-          ticket_type_id: ticketTypes[0]!.id,
-          attendee: {
-            name: `Guest ${suffix}`,
-            email: `${suffix.toLowerCase()}@${RUN.toLowerCase()}.example.com`,
-          },
-          valid_days: days.map((d) => d.id),
-        },
-      ],
-    }),
+  await createSandboxTicket(key, {
+    code,
+    ticketTypeId: ticketTypes[0]!.id,
+    name,
+    email: `${suffix.toLowerCase()}@${RUN.toLowerCase()}.example.com`,
+    dayIds: days.map((d) => d.id),
   });
-  expect(created.status).toBe(201);
   if (nfc) {
     const checked = await api(`/v1/tickets/${code}/check-in`, {
       method: "POST",
@@ -81,25 +64,14 @@ async function allTicketsSince(): Promise<{ code: string; attendee: { email: str
 }
 
 test.beforeAll(async () => {
-  const adminToken = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
-  const res = await fetch(`${API}/admin/keys`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      name: "e2e fixtures",
-      scopes: ["*"],
-      activate: true,
-      rate_limits: { read: 100000, write: 100000, checkin: 100000, access: 100000 },
-    }),
-  });
-  expect(res.status).toBe(201);
-  key = ((await res.json()) as { key: string }).key;
+  key = await createFixtureKey("e2e fixtures");
   ticketTypes = (await api<{ data: { id: string; name: string }[] }>("/v1/ticket-types")).body.data;
   days = (await api<{ data: { id: string; name: string }[] }>("/v1/days")).body.data;
 });
 
 async function openDesk(page: Page, nfc: string) {
   await openScreen(page, "Top-up desk");
+  await nameDesk(page);
   await page.getByLabel("Wristband code").fill(nfc);
   await page.getByRole("button", { name: "Load wristband" }).click();
   await expect(page.getByTestId("desk-paid-balance")).toBeVisible();
@@ -130,6 +102,16 @@ test("find a ticket by code in the header search and check it in", async ({ page
   expect((await api<{ status: string }>(`/v1/tickets/${code}`)).body.status).toBe("used");
 });
 
+test("a name with a right-to-left override is shown with the control escaped, not obeyed", async ({
+  page,
+}) => {
+  const code = await freshTicket("BIDI", undefined, "Ana \u202Eztrep");
+  await signIn(page, "staff");
+  await page.goto(`/tickets/${code}`);
+  await expect(page.getByText("Ana ⟦U+202E⟧ztrep")).toBeVisible();
+  await expect(page.getByRole("main")).not.toContainText("\u202E");
+});
+
 test("a wrong code says plainly that nothing has it", async ({ page }) => {
   await signIn(page, "staff");
   await page.getByLabel("Find a code").fill(`${RUN}-NOTHING`);
@@ -138,7 +120,7 @@ test("a wrong code says plainly that nothing has it", async ({ page }) => {
     `Nothing with the code ${RUN}-NOTHING: no ticket, no wristband.`,
   );
   // Still on the screen it was typed on.
-  await expect(page).toHaveURL(/\/wristbands$/);
+  await expect(page).toHaveURL(/\/search$/);
 });
 
 test("a manager cancels a ticket after a confirmation; the list filters by status", async ({ page }) => {
@@ -187,6 +169,7 @@ test("a top-up with a bonus: a lost answer, a retry and a double submit charge o
   await expect(receipt).toContainText("€50.00");
   await expect(receipt).toContainText(bonusText);
   await expect(receipt).toContainText("€0.00 → €50.00");
+  await expect(receipt).toContainText("E2E desk 1");
   const after = await wristband(nfc);
   expect(after.balance).toBe(5000);
   expect(`€${(after.promo_balance / 100).toFixed(2)}`).toBe(bonusText);
@@ -201,14 +184,15 @@ test("a top-up with a bonus: a lost answer, a retry and a double submit charge o
     bonus_amount: 0,
     bonus_rule: null,
     idempotency_key: idem,
+    desk: "E2E desk 1",
   };
   const [a, b] = await Promise.all([
-    page.request.post("/api/desk/topups", { data: body }),
-    page.request.post("/api/desk/topups", { data: body }),
+    page.request.post("/api/desk/topups", { data: body, headers: SAME_ORIGIN }),
+    page.request.post("/api/desk/topups", { data: body, headers: SAME_ORIGIN }),
   ]);
   const statuses = [a.status(), b.status()].sort();
   expect(statuses[0]).toBe(201);
-  const again = await page.request.post("/api/desk/topups", { data: body });
+  const again = await page.request.post("/api/desk/topups", { data: body, headers: SAME_ORIGIN });
   expect(again.status()).toBe(201);
   expect((await wristband(nfc)).balance).toBe(6000);
 
@@ -402,14 +386,18 @@ test("staff see no top-up action, and the route handler refuses them with 403", 
   await expect(nav.getByRole("link", { name: "Tickets" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Top-up desk" })).toHaveCount(0);
   await page.goto("/desk");
-  await expect(page.getByRole("main").getByRole("alert")).toContainText("does not give access");
+  await expect(page).toHaveURL(/\/search\?denied=%2Fdesk$/);
+  await expect(page.getByRole("main").getByRole("status")).toContainText("not available for your role");
+  const desk = { code: "ANY-CODE", amount: 1000, payment_method: "cash", desk: "E2E desk 1" };
   const res = await page.request.post("/api/desk/topups", {
-    data: { code: "ANY-CODE", amount: 1000, payment_method: "cash", idempotency_key: crypto.randomUUID() },
+    data: { ...desk, idempotency_key: crypto.randomUUID() },
+    headers: SAME_ORIGIN,
   });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("forbidden");
   const withdraw = await page.request.post("/api/desk/withdrawals", {
-    data: { code: "ANY-CODE", amount: 1000, payment_method: "cash", idempotency_key: crypto.randomUUID() },
+    data: { ...desk, idempotency_key: crypto.randomUUID() },
+    headers: SAME_ORIGIN,
   });
   expect(withdraw.status()).toBe(403);
 });
@@ -424,7 +412,12 @@ test("managers read the audit log of every write", async ({ page }) => {
   await expect(table.getByRole("row").filter({ hasText: "tickets.check_in" }).first()).toContainText(
     "staff (staff)",
   );
-  await expect(table.getByRole("row").filter({ hasText: "topups.create" }).first()).toContainText(
-    "supervisor",
-  );
+  const topup = table.getByRole("row").filter({ hasText: "topups.create" }).first();
+  await expect(topup).toContainText("supervisor");
+  // A long detail is folded to its start and opens on demand; its column stays narrow.
+  const detail = topup.getByRole("cell").last();
+  await expect(detail.locator("details")).toHaveCount(1);
+  expect((await detail.boundingBox())!.width).toBeLessThanOrEqual(400);
+  await detail.locator("summary").click();
+  await expect(detail.locator("pre")).toContainText('"device_id": "E2E desk 1"');
 });

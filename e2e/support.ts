@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { screens } from "../lib/permissions";
-import { E2E_DATA_DIR } from "../playwright.config";
+import { screens } from "../lib/shared/permissions";
+import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
+
+/** The console's origin: state changes sent by a test (not by a page) name it, as a browser would. */
+export const CONSOLE_ORIGIN = `http://localhost:${E2E_PORT}`;
+export const SAME_ORIGIN = { origin: CONSOLE_ORIGIN } as const;
 
 export const LOGINS = {
   manager: { username: "manager", password: "manager-demo-pass" },
@@ -52,4 +56,70 @@ export async function waitForFirstSync(page: Page, timeoutMs = 240_000) {
       { timeout: timeoutMs, intervals: [2_000] },
     )
     .toBeGreaterThan(0);
+}
+
+/** Names the desk on the desk screen's first prompt (each test's browser starts without one). */
+export async function nameDesk(page: Page, name = "E2E desk 1") {
+  await page.getByLabel("Desk name").fill(name);
+  await page.getByRole("button", { name: "Use this desk" }).click();
+  await expect(page.getByTestId("desk-name")).toContainText(name);
+}
+
+/**
+ * A key of the sandbox API of a test's own, with every scope and the limits lifted, so that the
+ * fixtures it creates and reads spend nothing of the dashboard's quota.
+ */
+export async function createFixtureKey(name: string): Promise<string> {
+  const adminToken = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
+  const res = await fetch(`http://localhost:${E2E_API_PORT}/admin/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      name,
+      scopes: ["*"],
+      activate: true,
+      rate_limits: { read: 100000, write: 100000, checkin: 100000, access: 100000 },
+    }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { key: string }).key;
+}
+
+/** A request to the sandbox API with a fixtures key (a POST gets an Idempotency-Key of its own). */
+export async function sandboxApi<T>(
+  key: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`http://localhost:${E2E_API_PORT}${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      ...(init.method === "POST" ? { "idempotency-key": crypto.randomUUID() } : {}),
+      ...init.headers,
+    },
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+/** Creates one ticket in the sandbox with a fixtures key. */
+export async function createSandboxTicket(
+  key: string,
+  ticket: { code: string; ticketTypeId: string; name: string; email: string; dayIds: string[] },
+) {
+  const created = await sandboxApi(key, "/v1/tickets", {
+    method: "POST",
+    body: JSON.stringify({
+      tickets: [
+        {
+          code: ticket.code,
+          ticket_type_id: ticket.ticketTypeId,
+          attendee: { name: ticket.name, email: ticket.email },
+          valid_days: ticket.dayIds,
+        },
+      ],
+    }),
+  });
+  expect(created.status).toBe(201);
 }

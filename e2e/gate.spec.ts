@@ -1,0 +1,393 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  devices,
+  expect,
+  type Page,
+  test,
+} from "@playwright/test";
+import { prepareZXingModule, writeBarcode } from "zxing-wasm/writer";
+import { screens } from "../lib/shared/permissions";
+import config from "../playwright.config";
+import { createFixtureKey, createSandboxTicket, sandboxApi, signIn, waitForFirstSync } from "./support";
+
+/**
+ * Staff at the gate (issue 14), on a phone: an iPhone 13's profile (390×844, touch, mobile) in
+ * Debian's Chromium. Search by a typed code, scan a ticket's QR code and a wristband's Code 128
+ * with Chromium's fake camera (fed with a video of the code generated here), find a ticket by a
+ * name typed without accents, check in, and the redirect of a page the role may not open.
+ */
+
+const { defaultBrowserType: _webkit, ...iPhone } = devices["iPhone 13"];
+test.use(iPhone);
+
+const RUN = `E2E${Date.now().toString(36).toUpperCase()}`;
+/** Letters only, so that a name made with it is a name, not a code. */
+const RUN_WORD = `Q${Date.now()
+  .toString(26)
+  .replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!)}`;
+const SEARCH = "Find a code or a name";
+let key = "";
+let ticketTypeId = "";
+let ticketTypeName = "";
+let dayIds: string[] = [];
+
+const api = <T>(path: string, init: RequestInit = {}) => sandboxApi<T>(key, path, init);
+
+async function freshTicket(suffix: string, name = `Guest ${suffix}`): Promise<string> {
+  const code = `${RUN}-${suffix}`;
+  await createSandboxTicket(key, {
+    code,
+    ticketTypeId,
+    name,
+    email: `${suffix.toLowerCase()}@${RUN.toLowerCase()}.example.com`,
+    dayIds,
+  });
+  return code;
+}
+
+test.beforeAll(async () => {
+  key = await createFixtureKey("e2e gate fixtures");
+  const type = (await api<{ data: { id: string; name: string }[] }>("/v1/ticket-types")).body.data[0]!;
+  ticketTypeId = type.id;
+  ticketTypeName = type.name;
+  dayIds = (await api<{ data: { id: string }[] }>("/v1/days")).body.data.map((d) => d.id);
+});
+
+// ── the fake camera ──────────────────────────────────────────────────────────────────────────
+
+let writerReady: Promise<unknown> | null = null;
+
+/** The modules of a barcode (ZXing's writer): 0 = dark, 255 = light, one byte per module. */
+async function barcode(text: string, format: "QRCode" | "Code128") {
+  writerReady ??= (() => {
+    const wasm = readFileSync(createRequire(import.meta.url).resolve("zxing-wasm/writer/zxing_writer.wasm"));
+    return prepareZXingModule({
+      overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) },
+      fireImmediately: true,
+    });
+  })();
+  await writerReady;
+  const written = await writeBarcode(text, { format, scale: 1 });
+  expect(written.error).toBe("");
+  return written.symbol;
+}
+
+/**
+ * A Y4M video (the format Chromium's fake camera plays in a loop) of the code, black on white in
+ * the middle of a 640×480 picture: raw I420 frames, luma from the modules, neutral chroma.
+ */
+async function codeVideo(path: string, text: string, format: "QRCode" | "Code128"): Promise<string> {
+  const symbol = await barcode(text, format);
+  const W = 640;
+  const H = 480;
+  const scale = Math.min(8, Math.floor(560 / symbol.width));
+  const rows = format === "QRCode" ? scale : Math.max(1, Math.floor(160 / symbol.height));
+  const x0 = Math.floor((W - symbol.width * scale) / 2);
+  const y0 = Math.floor((H - symbol.height * rows) / 2);
+  const luma = Buffer.alloc(W * H, 235);
+  for (let sy = 0; sy < symbol.height; sy++)
+    for (let sx = 0; sx < symbol.width; sx++) {
+      if (symbol.data[sy * symbol.width + sx]! >= 128) continue;
+      for (let dy = 0; dy < rows; dy++)
+        luma.fill(
+          16,
+          (y0 + sy * rows + dy) * W + x0 + sx * scale,
+          (y0 + sy * rows + dy) * W + x0 + (sx + 1) * scale,
+        );
+    }
+  const chroma = Buffer.alloc((W * H) / 2, 128);
+  const frame = Buffer.concat([Buffer.from("FRAME\n"), luma, chroma]);
+  writeFileSync(
+    path,
+    Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`), ...Array(5).fill(frame)]),
+  );
+  return path;
+}
+
+/**
+ * Records what the page does with the camera and the speaker: every stream getUserMedia gave
+ * (to check it is stopped), every oscillator started (the beep) and every vibration.
+ */
+function recordCameraAndFeedback() {
+  const w = window as unknown as { __streams: MediaStream[]; __beeps: number; __vibrations: unknown[] };
+  w.__streams = [];
+  w.__beeps = 0;
+  w.__vibrations = [];
+  const media = navigator.mediaDevices;
+  if (media?.getUserMedia) {
+    const original = media.getUserMedia.bind(media);
+    media.getUserMedia = async (constraints) => {
+      const stream = await original(constraints);
+      w.__streams.push(stream);
+      return stream;
+    };
+  }
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...args: Parameters<typeof start>) {
+    w.__beeps++;
+    return start.apply(this, args);
+  };
+  Object.defineProperty(navigator, "vibrate", {
+    configurable: true,
+    value: (pattern: unknown) => {
+      w.__vibrations.push(pattern);
+      return true;
+    },
+  });
+}
+
+const liveTracks = (page: Page) =>
+  page.evaluate(
+    () =>
+      (window as unknown as { __streams: MediaStream[] }).__streams
+        .flatMap((s) => s.getTracks())
+        .filter((t) => t.readyState === "live").length,
+  );
+
+/** A phone whose camera films `video` (a .y4m file), signed in as staff. */
+async function phoneWithCamera(
+  video: string | null,
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      ...(config.use?.launchOptions?.args ?? []),
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      ...(video ? [`--use-file-for-fake-video-capture=${video}`] : []),
+    ],
+  });
+  const context = await browser.newContext({
+    ...iPhone,
+    baseURL: config.use?.baseURL,
+    permissions: ["camera"],
+  });
+  await context.addInitScript(recordCameraAndFeedback);
+  const page = await context.newPage();
+  await signIn(page, "staff");
+  return { browser, context, page };
+}
+
+// ── the flows ────────────────────────────────────────────────────────────────────────────────
+
+test("staff land on their search; the search box comes first and the menu button opens the screens", async ({
+  page,
+}) => {
+  await signIn(page, "staff");
+  await expect(page).toHaveURL(/\/search$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Search" })).toBeVisible();
+  const search = page.getByLabel(SEARCH);
+  const heading = page.getByRole("heading", { level: 1 });
+  expect((await search.boundingBox())!.y).toBeLessThan((await heading.boundingBox())!.y);
+
+  const nav = page.getByRole("navigation", { name: "Screens" });
+  const menu = nav.getByRole("button", { name: "Menu" });
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(nav.getByRole("link", { name: "Tickets" })).toBeHidden();
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await expect(nav.getByRole("link", { name: "Search" })).toBeFocused();
+  await expect(nav.getByRole("link", { name: "Tickets" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Overview" })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(menu).toBeFocused();
+  await expect(nav.getByRole("link", { name: "Tickets" })).toBeHidden();
+  // A screen chosen from the menu closes it.
+  await menu.click();
+  await nav.getByRole("link", { name: "Tickets" }).click();
+  await expect(page).toHaveURL(/\/tickets$/);
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+});
+
+test("every control of the staff screens is a 44 px target, and nothing scrolls sideways", async ({
+  page,
+}) => {
+  const code = await freshTicket("FIT");
+  await signIn(page, "staff");
+  const staffScreens = screens.filter((s) =>
+    ["/search", "/wristbands", "/tickets", "/scans", "/connection"].includes(s.href),
+  );
+  for (const path of [...staffScreens.map((s) => s.href), `/tickets/${code}`]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.locator("main [aria-busy=true]")).toHaveCount(0, { timeout: 30_000 });
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(sideways, `${path} scrolls sideways by ${sideways} px`).toBeLessThanOrEqual(0);
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("button, input, select, nav a")]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => ({ el, box: el.getBoundingClientRect() }))
+        .filter(({ box }) => box.height < 44 - 0.5)
+        .map(
+          ({ el, box }) =>
+            `${el.tagName.toLowerCase()} "${el.textContent?.trim() || el.getAttribute("aria-label") || el.id}" ${box.height}px`,
+        ),
+    );
+    expect(small, `targets under 44 px on ${path}`).toEqual([]);
+  }
+  // The ticket list is a list of cards on a phone, not a table squeezed into its width.
+  await page.goto("/tickets");
+  await expect(page.getByRole("list", { name: "Tickets" }).getByRole("listitem").first()).toBeVisible();
+  await expect(page.getByRole("table")).toHaveCount(0);
+});
+
+test("search by a typed code opens the ticket", async ({ page }) => {
+  const code = await freshTicket("TYPED");
+  await signIn(page, "staff");
+  await page.getByLabel(SEARCH).fill(code);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/tickets/${code}$`));
+  await expect(page.getByRole("heading", { name: `Ticket ${code}` })).toBeVisible();
+});
+
+test("scan a ticket's QR code with the camera: the ticket opens at once, with a beep and a buzz, and the camera stops", async () => {
+  const code = await freshTicket("QR");
+  const video = await codeVideo(test.info().outputPath("ticket-qr.y4m"), code, "QRCode");
+  const { browser, page } = await phoneWithCamera(video);
+  try {
+    await page.getByRole("button", { name: "Scan" }).click();
+    await expect(page.getByRole("dialog", { name: "Scan a ticket or wristband" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/tickets/${code}$`), { timeout: 30_000 });
+    await expect(page.getByRole("heading", { name: `Ticket ${code}` })).toBeVisible();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __beeps: number }).__beeps)).toBe(1);
+    expect(
+      await page.evaluate(() => (window as unknown as { __vibrations: unknown[] }).__vibrations),
+    ).toEqual([80]);
+    expect(await liveTracks(page)).toBe(0);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("check in with the wristband's code scanned (Code 128) on the ticket's check-in form", async () => {
+  const code = await freshTicket("SCANIN");
+  const nfc = `${RUN}-NFC-SCAN`;
+  const video = await codeVideo(test.info().outputPath("wristband-code128.y4m"), nfc, "Code128");
+  const { browser, page } = await phoneWithCamera(video);
+  try {
+    await page.getByLabel(SEARCH).fill(code);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page.getByTestId("status")).toHaveText("active");
+    await page.getByRole("button", { name: "Scan the wristband code" }).click();
+    await expect(page.getByRole("dialog", { name: "Scan the wristband" })).toBeVisible();
+    const field = page.getByLabel("Wristband NFC code (enter or scan)");
+    await expect(field).toHaveValue(nfc, { timeout: 30_000 });
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.getByRole("button", { name: "Check in" }).click();
+    await expect(page.getByTestId("status")).toHaveText("used");
+    await expect(page.getByRole("link", { name: nfc })).toBeVisible();
+    expect(
+      (await api<{ status: string; wristband: { nfc: string } }>(`/v1/tickets/${code}`)).body,
+    ).toMatchObject({
+      status: "used",
+      wristband: { nfc },
+    });
+  } finally {
+    await browser.close();
+  }
+});
+
+test("closing the scanner or hiding the page stops the camera", async () => {
+  const { browser, page } = await phoneWithCamera(null);
+  try {
+    const dialog = page.getByRole("dialog", { name: "Scan a ticket or wristband" });
+    await page.getByRole("button", { name: "Scan" }).click();
+    await expect(dialog.getByText("Hold the code inside the frame.")).toBeVisible({ timeout: 30_000 });
+    expect(await liveTracks(page)).toBe(1);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toHaveCount(0);
+    expect(await liveTracks(page)).toBe(0);
+    await expect(page.getByRole("button", { name: "Scan" })).toBeFocused();
+
+    await page.getByRole("button", { name: "Scan" }).click();
+    await expect(dialog.getByText("Hold the code inside the frame.")).toBeVisible({ timeout: 30_000 });
+    await page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await expect(dialog).toHaveCount(0);
+    expect(await liveTracks(page)).toBe(0);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("a refused camera and a missing one are said plainly, and the typed search still works", async ({
+  page,
+}) => {
+  const code = await freshTicket("NOCAM");
+  await page.addInitScript(() => {
+    const reasons = ["NotAllowedError", "NotFoundError"];
+    navigator.mediaDevices.getUserMedia = async () => {
+      throw new DOMException("denied by the test", reasons.shift() ?? "NotFoundError");
+    };
+  });
+  await signIn(page, "staff");
+  const dialog = page.getByRole("dialog", { name: "Scan a ticket or wristband" });
+  await page.getByRole("button", { name: "Scan" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "Camera access was refused. Allow the camera for this site in the browser's settings, or type the code.",
+  );
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await page.getByRole("button", { name: "Scan" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(
+    "No camera was found on this device. Type the code instead.",
+  );
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.getByLabel(SEARCH).fill(code);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByRole("heading", { name: `Ticket ${code}` })).toBeVisible();
+});
+
+test("find a ticket by its attendee's name typed without accents", async ({ page }) => {
+  test.setTimeout(420_000);
+  const name = `Inés Álvarez-Dubois ${RUN_WORD}`;
+  const code = await freshTicket("NAME", name);
+  await signIn(page, "staff");
+  const typed = `alvarez ${RUN_WORD.toLowerCase()} ines`;
+  // The name comes from the mirror: wait for the sync worker to bring the new ticket in (in a
+  // fresh sandbox, after its first whole cycle).
+  await waitForFirstSync(page);
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/staff/search?q=${encodeURIComponent(typed)}`);
+        return res.ok() ? ((await res.json()) as { kind: string }).kind : `${res.status()}`;
+      },
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe("names");
+  await page.getByLabel(SEARCH).fill(typed);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(/\/search\?q=/);
+  const results = page.getByRole("list", { name: new RegExp(`Attendees named “${typed}”`) });
+  const card = results.getByRole("listitem").filter({ hasText: code });
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText("active");
+  await expect(card).toContainText(ticketTypeName);
+  await card.getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { name: `Ticket ${code}` })).toBeVisible();
+});
+
+test("a screen the role may not open is not linked, and sends it home with a short notice", async ({
+  page,
+}) => {
+  await signIn(page, "staff");
+  const nav = page.getByRole("navigation", { name: "Screens" });
+  await nav.getByRole("button", { name: "Menu" }).click();
+  await expect(nav.getByRole("link", { name: "Night reconciliation" })).toHaveCount(0);
+  await page.goto("/reconciliation");
+  await expect(page).toHaveURL(/\/search\?denied=%2Freconciliation$/);
+  const notice = page.getByRole("status").filter({ hasText: "not available for your role" });
+  await expect(notice).toHaveText(/“Night reconciliation” is not available for your role/);
+  await notice.getByRole("button", { name: "Dismiss" }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(page).toHaveURL(/\/search$/);
+});
