@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { safeNextPath } from "@/lib/shared/safe-next";
 
 export function LoginForm({ next }: { next?: string }) {
   const router = useRouter();
@@ -24,7 +25,8 @@ export function LoginForm({ next }: { next?: string }) {
         setError(body.error?.message ?? "Sign-in failed.");
         return;
       }
-      router.replace(next ?? body.home ?? "/");
+      // Checked on the server already; checked again here, where the navigation happens.
+      router.replace(safeNextPath(next) ?? body.home ?? "/");
       router.refresh();
     } catch {
       setError("The console cannot be reached. Check the connection and try again.");

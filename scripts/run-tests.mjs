@@ -25,6 +25,9 @@ const POSTGRES_SUITES = [
   "lib/server/live",
   "lib/server/reconciliation",
   "lib/server/staff",
+  "lib/server/store",
+  "lib/server/auth",
+  "lib/server/http",
   "lib/server/users",
 ];
 const postgresUp = await new Promise((resolve) => {

@@ -13,9 +13,10 @@ import { join } from "node:path";
 import { z } from "zod";
 import { loadApiConfig } from "../integration-api/config";
 import { type RunningServer, startServer } from "../integration-api/server";
-import { DEMO_USERS } from "../lib/server/demo-users";
+import { scopes } from "../lib/contract/resources";
+import { DEMO_USERS } from "../lib/server/auth/demo-users";
+import { addUser, listUsers } from "../lib/server/auth/users";
 import { openDashboardStore } from "../lib/server/store";
-import { addUser, listUsers } from "../lib/server/users";
 
 const env = z
   .object({
@@ -28,17 +29,8 @@ const env = z
   })
   .parse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== "")));
 
-/** Scopes the dashboard needs: every read for the mirror, every write for the staff tools. */
-const DASHBOARD_SCOPES = [
-  "event.read",
-  "tickets.read",
-  "tickets.write",
-  "checkins.read",
-  "checkins.write",
-  "cashless.read",
-  "cashless.write",
-  "reports.read",
-];
+/** Scopes the dashboard needs: every read for the mirror, every write for the staff tools (not "*"). */
+const DASHBOARD_SCOPES = scopes.filter((s) => s !== "*");
 
 const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
 
@@ -48,7 +40,7 @@ const SOURCES = [
   "lib",
   "proxy.ts",
   "instrumentation.ts",
-  "next.config.mjs",
+  "next.config.ts",
   "package-lock.json",
 ];
 

@@ -37,6 +37,18 @@ describe("npm run users", () => {
     expect(run(dataDir, ["list"]).out).not.toContain("bob");
   }, 120_000);
 
+  it("changes a role, unlocks and signs a user out everywhere", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "users-cli-"));
+    run(dataDir, ["add", "cora", "--role", "staff", "--password", "cora-long-password"]);
+    expect(run(dataDir, ["set-role", "cora", "--role", "supervisor"]).out).toContain(
+      "cora is now supervisor; their sessions ended.",
+    );
+    expect(run(dataDir, ["list"]).out).toMatch(/cora\s+supervisor\s+0 session\(s\)/);
+    expect(run(dataDir, ["unlock", "cora"]).out).toContain("cora can sign in from new browsers again.");
+    expect(run(dataDir, ["sign-out", "cora"]).out).toContain("Ended 0 session(s) of cora.");
+    expect(run(dataDir, ["set-role", "cora", "--role", "root"]).out).toContain("role: one of");
+  }, 120_000);
+
   it("refuses bad input with a clear message and a non-zero exit", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "users-cli-"));
     const badRole = run(dataDir, ["add", "eve", "--role", "admin", "--password", "long-enough-pass"]);

@@ -1,18 +1,30 @@
 /**
- * `npm run users -- add|list|remove|set-password`: staff accounts of the dashboard store
- * (DATABASE_URL, or the embedded store under DATA_DIR — stop the dashboard first in that case).
+ * `npm run users -- add|list|remove|set-password|set-role|unlock|sign-out`: staff accounts of the
+ * dashboard store (DATABASE_URL, or the embedded store under DATA_DIR — stop the dashboard first in
+ * that case). A password or role change, and sign-out, end the user's sessions at once.
  */
 import { parseArgs } from "node:util";
-import { roles } from "../lib/permissions";
+import {
+  accountStates,
+  addUser,
+  endSessionsOf,
+  removeUser,
+  setPassword,
+  setRole,
+  UserError,
+  unlockAccount,
+} from "../lib/server/auth/users";
 import { openDashboardStore } from "../lib/server/store";
-import { addUser, listUsers, removeUser, setPassword, UserError } from "../lib/server/users";
+import { roles } from "../lib/shared/permissions";
 
 const usage = `Usage:
   npm run users -- add USERNAME --role manager|supervisor|staff --password PASSWORD
   npm run users -- list
   npm run users -- remove USERNAME
-  npm run users -- set-password USERNAME --password PASSWORD
-
+  npm run users -- set-password USERNAME --password PASSWORD   (ends their sessions, unlocks)
+  npm run users -- set-role USERNAME --role manager|supervisor|staff   (ends their sessions)
+  npm run users -- unlock USERNAME      (sign-in from new browsers allowed again)
+  npm run users -- sign-out USERNAME    (ends every session of the user)
 Environment: DATABASE_URL (PostgreSQL) or DATA_DIR (default .data, embedded store).
 The password may also come from the USER_PASSWORD variable, so it stays out of the shell history.`;
 
@@ -31,13 +43,10 @@ async function main(argv: string[]) {
   });
   try {
     if (command === "list") {
-      const users = await listUsers(db);
+      const users = await accountStates(db);
       for (const u of users) {
-        const lock =
-          u.locked_until && u.locked_until > new Date()
-            ? ` (locked until ${u.locked_until.toISOString()})`
-            : "";
-        console.log(`${u.username.padEnd(24)} ${u.role}${lock}`);
+        const lock = u.locked_until ? ` (locked for new browsers until ${u.locked_until})` : "";
+        console.log(`${u.username.padEnd(24)} ${u.role.padEnd(10)} ${u.sessions} session(s)${lock}`);
       }
       if (!users.length) console.log("No users.");
     } else if (command === "add" && username) {
@@ -51,7 +60,15 @@ async function main(argv: string[]) {
       console.log(`Removed ${username}.`);
     } else if (command === "set-password" && username) {
       await setPassword(db, username, password);
-      console.log(`Password of ${username} changed; the account is unlocked.`);
+      console.log(`Password of ${username} changed; their sessions ended; the account is unlocked.`);
+    } else if (command === "set-role" && username) {
+      await setRole(db, username, values.role ?? "");
+      console.log(`${username} is now ${values.role}; their sessions ended.`);
+    } else if (command === "unlock" && username) {
+      await unlockAccount(db, username);
+      console.log(`${username} can sign in from new browsers again.`);
+    } else if (command === "sign-out" && username) {
+      console.log(`Ended ${await endSessionsOf(db, username)} session(s) of ${username}.`);
     } else {
       console.error(usage);
       process.exitCode = 2;

@@ -1,10 +1,9 @@
 import { OverviewView } from "@/components/live/overview-view";
-import { Forbidden, Screen } from "@/components/screen";
-import { pageUser } from "@/lib/server/page-guard";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {
-  const { allowed } = await pageUser("overview.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("overview.view");
   return (
     <Screen title="Overview">
       <OverviewView />

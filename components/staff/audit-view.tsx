@@ -1,79 +1,84 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { ScrollRegion } from "@/components/scroll-region";
-import { fetchJson } from "@/lib/bff/fetch-json";
-import type { AuditEntryView } from "@/lib/bff/staff";
-import { ErrorBox, formatTime, secondaryButton } from "./ui";
+import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
+import { DataTable } from "@/components/ui/data-table";
+import { SafeText } from "@/components/ui/safe-text";
+import { Empty, ErrorBox, Loading } from "@/components/ui/states";
+import { fetchJson } from "@/lib/shared/api/client";
+import { AuditPage } from "@/lib/shared/api/staff";
+import { escapeBidi } from "@/lib/shared/format/bidi";
+import { dateTime } from "@/lib/shared/format/time";
+
+const mono = "font-mono text-xs";
+/** Long values wrap anywhere instead of widening the page. */
+const wrapping = `${mono} max-w-[10rem] break-all`;
+/** A detail longer than this is folded: its start shows, the rest opens on demand. */
+const FOLD_AFTER = 80;
+
+/** An entry's detail: short ones inline; long ones folded, wrapped and indented when opened. */
+function Detail({ detail }: { detail: Record<string, unknown> }) {
+  const line = escapeBidi(JSON.stringify(detail));
+  // The width is held by a box of its own: table cells do not honour max-width.
+  if (line.length <= FOLD_AFTER) return <div className="max-w-[20rem] break-all">{line}</div>;
+  return (
+    <details className="max-w-[20rem]">
+      <summary className="cursor-pointer break-all">{`${line.slice(0, FOLD_AFTER - 20)}…`}</summary>
+      <pre className="mt-1 whitespace-pre-wrap break-all">{escapeBidi(JSON.stringify(detail, null, 2))}</pre>
+    </details>
+  );
+}
 
 /** Every write: who, what, when, the Idempotency-Key, the upstream request id, the outcome. */
 export function AuditView() {
-  const [pages, setPages] = useState<string[]>([]);
-  const before = pages[pages.length - 1];
+  const pager = useCursorPager();
   const query = useQuery({
-    queryKey: ["audit", before],
-    queryFn: () =>
-      fetchJson<{ data: AuditEntryView[]; next_before: string | null }>(
-        `/api/audit${before ? `?before=${before}` : ""}`,
-      ),
-    refetchInterval: before ? false : 30_000,
+    queryKey: ["audit", pager.cursor],
+    queryFn: () => fetchJson(`/api/audit${pager.cursor ? `?before=${pager.cursor}` : ""}`, AuditPage),
+    // Only the newest page grows.
+    refetchInterval: pager.cursor ? false : 30_000,
   });
-  if (query.isPending) return <p aria-busy="true">Loading the audit log…</p>;
+  if (query.isPending) return <Loading what="the audit log" />;
   if (query.isError) return <ErrorBox error={query.error} />;
+  const { data: entries, next_before, timeZone } = query.data;
   return (
     <div className="rounded border border-slate-200 bg-white p-4">
-      <ScrollRegion label="Audit log">
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-slate-200">
-              <th className="py-1">When</th>
-              <th>Who</th>
-              <th>Action</th>
-              <th>Target</th>
-              <th>Outcome</th>
-              <th>Idempotency-Key</th>
-              <th>Upstream request</th>
-              <th>Detail</th>
-            </tr>
-          </thead>
-          <tbody>
-            {query.data.data.map((e) => (
-              <tr key={e.id} className="border-b border-slate-100 align-top">
-                <td className="py-1 whitespace-nowrap">{formatTime(e.at)}</td>
-                <td>
-                  {e.username} ({e.role})
-                </td>
-                <td>{e.action}</td>
-                <td className="font-mono text-xs">{e.target ?? "—"}</td>
-                <td className={e.outcome === "ok" ? "text-green-800" : "text-red-800"}>{e.outcome}</td>
-                <td className="font-mono text-xs">{e.idempotency_key ?? "—"}</td>
-                <td className="font-mono text-xs">{e.upstream_request_id ?? "—"}</td>
-                <td className="font-mono text-xs">{JSON.stringify(e.detail)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
-      {query.data.data.length === 0 && <p className="mt-2 text-sm">No writes yet.</p>}
-      <div className="mt-3 flex gap-2">
-        <button
-          type="button"
-          className={secondaryButton}
-          disabled={!pages.length}
-          onClick={() => setPages((p) => p.slice(0, -1))}
-        >
-          Newer
-        </button>
-        <button
-          type="button"
-          className={secondaryButton}
-          disabled={!query.data.next_before}
-          onClick={() => setPages((p) => [...p, query.data.next_before!])}
-        >
-          Older
-        </button>
-      </div>
+      <DataTable
+        caption="Audit log"
+        hiddenCaption
+        columns={[
+          { label: "When", cellClassName: "whitespace-nowrap" },
+          "Who",
+          "Action",
+          { label: "Target", cellClassName: wrapping },
+          "Outcome",
+          { label: "Idempotency-Key", cellClassName: wrapping },
+          { label: "Upstream request", cellClassName: wrapping },
+          { label: "Detail", cellClassName: `${mono} min-w-[12rem]` },
+        ]}
+        rows={entries.map((e) => ({
+          key: e.id,
+          className: "align-top",
+          cells: [
+            dateTime(e.at, timeZone),
+            `${e.username} (${e.role})`,
+            e.action,
+            <SafeText key="target" text={e.target ?? "—"} />,
+            <span key="outcome" className={e.outcome === "ok" ? "text-green-800" : "text-red-800"}>
+              {e.outcome}
+            </span>,
+            e.idempotency_key ?? "—",
+            e.upstream_request_id ?? "—",
+            <Detail key="detail" detail={e.detail} />,
+          ],
+        }))}
+      />
+      {entries.length === 0 && (
+        <Empty plain className="mt-2">
+          No writes yet.
+        </Empty>
+      )}
+      <CursorPagerNav pager={pager} next={next_before} label="Audit log pages" />
     </div>
   );
 }

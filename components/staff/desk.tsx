@@ -2,26 +2,27 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { BffError, fetchJson } from "@/lib/bff/fetch-json";
-import type { DeskQuote, Topup, WristbandView } from "@/lib/bff/staff";
-import { formatMoney, parseAmount } from "@/lib/format/money";
-import {
-  button,
-  Card,
-  ErrorBox,
-  Field,
-  input,
-  isRetryable,
-  postJson,
-  secondaryButton,
-  useIdempotencyKey,
-} from "./ui";
+import { inputClass, primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
+import { Field, Fields } from "@/components/ui/fields";
+import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { isConsoleError, isRetryable } from "@/lib/shared/api/errors";
+import { DeskAnswer, DeskQuote, type Topup } from "@/lib/shared/api/staff";
+import { formatMoney, parseAmount } from "@/lib/shared/format/money";
+import { CodeForm } from "./code-form";
+import { DeskNameBar, DeskNamePrompt, useDeskName } from "./desk-name";
+import { useIdempotencyKey } from "./idempotent-post";
+import { BalanceFields, useWristband } from "./wristband-query";
 
 const PRESETS = [1000, 2000, 5000, 10000];
 type Direction = "topup" | "withdraw";
 type Method = "card" | "cash" | "online";
 
 interface Sent {
+  /** The desk it is taken at (its `device_id`), fixed when sent: a retry sends the same. */
+  desk: string;
   direction: Direction;
   amount: number;
   payment_method: Method;
@@ -32,47 +33,44 @@ interface Sent {
 
 /** The top-up desk (and the refund desk): one wristband at a time. */
 export function Desk({ canTopup, canWithdraw }: { canTopup: boolean; canWithdraw: boolean }) {
-  const [code, setCode] = useState("");
   const [loaded, setLoaded] = useState<string | null>(null);
-  function load(e: FormEvent) {
-    e.preventDefault();
-    if (code.trim()) setLoaded(code.trim());
-  }
+  const desk = useDeskName();
+  const [renaming, setRenaming] = useState(false);
+  if (!desk.ready) return <Loading what="the desk" />;
+  if (!desk.name || renaming)
+    return (
+      <DeskNamePrompt
+        initial={desk.name ?? undefined}
+        onName={(name) => {
+          desk.set(name);
+          setRenaming(false);
+        }}
+      />
+    );
   return (
     <div className="space-y-4">
-      <form onSubmit={load} className="flex flex-wrap items-end gap-2">
-        <label className="flex flex-col text-sm">
-          Wristband code
-          <input
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            className={input}
-            autoComplete="off"
-          />
-        </label>
-        <button type="submit" className={button}>
-          Load wristband
-        </button>
-      </form>
-      {loaded && <DeskForm key={loaded} code={loaded} canTopup={canTopup} canWithdraw={canWithdraw} />}
+      <DeskNameBar name={desk.name} onChange={() => setRenaming(true)} />
+      <CodeForm label="Wristband code" submitLabel="Load wristband" onCode={setLoaded} />
+      {loaded && (
+        <DeskForm key={loaded} code={loaded} desk={desk.name} canTopup={canTopup} canWithdraw={canWithdraw} />
+      )}
     </div>
   );
 }
 
 function DeskForm({
   code,
+  desk,
   canTopup,
   canWithdraw,
 }: {
   code: string;
+  desk: string;
   canTopup: boolean;
   canWithdraw: boolean;
 }) {
   const queryClient = useQueryClient();
-  const wristband = useQuery({
-    queryKey: ["wristband", code],
-    queryFn: () => fetchJson<WristbandView>(`/api/wristbands/${encodeURIComponent(code)}`),
-  });
+  const wristband = useWristband(code);
   // Created when the form opens; kept across retries of the same request; renewed after a final answer.
   const [key, renewKey] = useIdempotencyKey();
   const [direction, setDirection] = useState<Direction>(canTopup ? "topup" : "withdraw");
@@ -86,20 +84,22 @@ function DeskForm({
   const [inFlight, setInFlight] = useState<Sent | null>(null);
   const [receipt, setReceipt] = useState<{ sent: Sent; topup: Topup } | null>(null);
 
-  const amount = parseAmount(amountText);
+  // The event's currency says how many decimals an amount has (EUR 2, JPY 0).
+  const amount = wristband.data ? parseAmount(amountText, wristband.data.currency) : null;
   const amounts = [...new Set([...PRESETS, ...(amount ? [amount] : [])])].sort((a, b) => a - b);
   const pendingRules = inFlight?.bonus_rule ? [inFlight.bonus_rule] : [];
   const quote = useQuery({
     queryKey: ["quote", code, amounts.join(","), pendingRules.join(",")],
     enabled: direction === "topup" && canTopup && wristband.isSuccess,
     queryFn: () =>
-      fetchJson<DeskQuote>(
+      fetchJson(
         `/api/desk/quote?code=${encodeURIComponent(code)}&amounts=${amounts.join(",")}${pendingRules.length ? `&pending_rules=${pendingRules.join(",")}` : ""}`,
+        DeskQuote,
       ),
     refetchInterval: 30_000,
   });
 
-  if (wristband.isPending) return <p aria-busy="true">Loading the wristband…</p>;
+  if (wristband.isPending) return <Loading what="the wristband" />;
   if (wristband.isError) return <ErrorBox error={wristband.error} />;
   const { wristband: w, currency } = wristband.data;
   const money = (c: number) => formatMoney(c, currency);
@@ -120,9 +120,16 @@ function DeskForm({
               bonus_amount: sent.bonus_amount,
               bonus_rule: sent.bonus_rule,
               idempotency_key: key,
+              desk: sent.desk,
             }
-          : { code, amount: sent.amount, payment_method: sent.payment_method, idempotency_key: key };
-      const { topup } = await postJson<{ topup: Topup }>(url, body);
+          : {
+              code,
+              amount: sent.amount,
+              payment_method: sent.payment_method,
+              idempotency_key: key,
+              desk: sent.desk,
+            };
+      const { topup } = await postJson(url, body, DeskAnswer);
       setInFlight(null);
       setConfirming(false);
       setReceipt({ sent, topup });
@@ -137,7 +144,7 @@ function DeskForm({
       } else {
         setInFlight(null);
         renewKey();
-        if (err instanceof BffError && err.code === "bonus_mismatch") {
+        if (isConsoleError(err) && err.code === "bonus_mismatch") {
           await queryClient.invalidateQueries({ queryKey: ["quote", code] });
           setNotice(
             "The bonus changed since it was quoted (another top-up or a rule changed). Check the new bonus and confirm again.",
@@ -172,6 +179,7 @@ function DeskForm({
   const bonus = direction === "topup" && line ? line.bonus_amount : 0;
   const current: Sent | null = amount
     ? {
+        desk,
         direction,
         amount,
         payment_method: method,
@@ -183,22 +191,19 @@ function DeskForm({
 
   return (
     <div className="space-y-4">
-      <Card title={`Wristband ${w.nfc}`}>
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+      <Panel title={`Wristband ${w.nfc}`}>
+        <Fields>
           <Field label="Status">{w.status.replace("_", " ")}</Field>
-          <Field label="Attendee">{w.attendee.anonymous ? "anonymous" : (w.attendee.name ?? "—")}</Field>
-          <Field label="Paid balance">
-            <span data-testid="desk-paid-balance">{money(w.balance)}</span>
+          <Field label="Attendee">
+            {w.attendee.anonymous ? "anonymous" : <SafeText text={w.attendee.name ?? "—"} />}
           </Field>
-          <Field label="Promo balance">
-            <span data-testid="desk-promo-balance">{money(w.promo_balance)}</span>
-          </Field>
-        </dl>
-      </Card>
+          <BalanceFields wristband={w} money={money} testIdPrefix="desk-" />
+        </Fields>
+      </Panel>
 
       {receipt ? (
-        <Card title="Receipt">
-          <dl data-testid="receipt" className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <Panel title="Receipt">
+          <Fields testId="receipt">
             <Field label="Operation">
               {receipt.sent.direction === "topup" ? "Top-up" : "Withdrawal (refund)"}
             </Field>
@@ -214,14 +219,17 @@ function DeskForm({
             <Field label="Paid balance">
               {money(receipt.topup.previous_balance)} → {money(receipt.topup.new_balance)}
             </Field>
+            <Field label="Desk">
+              <SafeText text={receipt.sent.desk} />
+            </Field>
             <Field label="Reference">{receipt.topup.id}</Field>
-          </dl>
-          <button type="button" className={`${button} mt-3`} onClick={newTransaction}>
+          </Fields>
+          <button type="button" className={`${primaryButtonClass} mt-3`} onClick={newTransaction}>
             New operation
           </button>
-        </Card>
+        </Panel>
       ) : (
-        <Card title={direction === "topup" ? "Top-up" : "Withdrawal"}>
+        <Panel title={direction === "topup" ? "Top-up" : "Withdrawal"}>
           <form onSubmit={review} className="space-y-3">
             {canTopup && canWithdraw && (
               <fieldset className="flex gap-3 text-sm" disabled={!!inFlight || busy}>
@@ -261,7 +269,7 @@ function DeskForm({
                     <button
                       key={p}
                       type="button"
-                      className={secondaryButton}
+                      className={secondaryButtonClass}
                       aria-pressed={amount === p}
                       onClick={() => {
                         setAmountText((p / 100).toFixed(2));
@@ -286,7 +294,7 @@ function DeskForm({
                       setConfirming(false);
                     }}
                     inputMode="decimal"
-                    className={input}
+                    className={inputClass}
                     autoComplete="off"
                   />
                 </label>
@@ -295,7 +303,7 @@ function DeskForm({
                   <select
                     value={method}
                     onChange={(e) => setMethod(e.target.value as Method)}
-                    className={input}
+                    className={inputClass}
                   >
                     <option value="card">card</option>
                     <option value="cash">cash</option>
@@ -339,7 +347,7 @@ function DeskForm({
             {!confirming && !inFlight && (
               <button
                 type="submit"
-                className={button}
+                className={primaryButtonClass}
                 disabled={!amount || (direction === "topup" && !line) || w.status !== "active"}
               >
                 {direction === "topup" ? "Review top-up" : "Review withdrawal"}
@@ -383,7 +391,7 @@ function DeskForm({
               <div className="flex gap-2">
                 <button
                   type="button"
-                  className={button}
+                  className={primaryButtonClass}
                   disabled={busy || (direction === "topup" && (!line || quote.isFetching))}
                   onClick={() => send(current)}
                 >
@@ -391,7 +399,7 @@ function DeskForm({
                 </button>
                 <button
                   type="button"
-                  className={secondaryButton}
+                  className={secondaryButtonClass}
                   disabled={busy}
                   onClick={() => setConfirming(false)}
                 >
@@ -406,7 +414,12 @@ function DeskForm({
                 The answer for {money(inFlight.amount)} did not arrive. Trying again is safe: it is never
                 charged twice.
               </p>
-              <button type="button" className={button} disabled={busy} onClick={() => send(inFlight)}>
+              <button
+                type="button"
+                className={primaryButtonClass}
+                disabled={busy}
+                onClick={() => send(inFlight)}
+              >
                 {busy ? "Sending…" : "Try again"}
               </button>
             </div>
@@ -414,14 +427,14 @@ function DeskForm({
           {error != null && (
             <div className="mt-3">
               <ErrorBox error={error} />
-              {error instanceof BffError && error.code === "insufficient_balance" && (
+              {isConsoleError(error) && error.code === "insufficient_balance" && (
                 <p className="mt-1 text-sm">
                   Paid balance now: {money(w.balance)}. Withdraw at most that amount.
                 </p>
               )}
             </div>
           )}
-        </Card>
+        </Panel>
       )}
     </div>
   );

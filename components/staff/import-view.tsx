@@ -2,20 +2,25 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useState } from "react";
-import { fetchJson } from "@/lib/bff/fetch-json";
-import type { ImportJobView, RowError } from "@/lib/bff/staff";
-import { button, Card, ErrorBox, postJson, secondaryButton } from "./ui";
-
-type Validation = { ok: true; rows: number } | { ok: false; rows: number; errors: RowError[] };
+import { primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
+import { DataTable } from "@/components/ui/data-table";
+import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
+import { ErrorBox } from "@/components/ui/states";
+import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { ConsoleError } from "@/lib/shared/api/errors";
+import { formatBytes, IMPORT_MAX_BYTES, tooLargeMessage } from "@/lib/shared/api/limits";
+import { type ImportJob, ImportJobAnswer, ImportJobList, ImportValidation } from "@/lib/shared/api/staff";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 
 /** Ticket import: validate every row first, then send chunks of 500, resumable. */
 export function ImportView() {
   const queryClient = useQueryClient();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
-  const [validation, setValidation] = useState<Validation | null>(null);
+  const [validation, setValidation] = useState<ImportValidation | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [job, setJob] = useState<ImportJobView | null>(null);
+  const [job, setJob] = useState<ImportJob | null>(null);
   const [running, setRunning] = useState(false);
 
   async function choose(e: ChangeEvent<HTMLInputElement>) {
@@ -25,10 +30,18 @@ export function ImportView() {
     setJob(null);
     if (!f) return setFile(null);
     const text = await f.text();
+    // The server's limit, checked before sending (the same words as its 413).
+    const size = new Blob([JSON.stringify({ file_name: f.name, csv: text })]).size;
+    if (size > IMPORT_MAX_BYTES) {
+      setError(new ConsoleError("payload_too_large", tooLargeMessage("The import", size, IMPORT_MAX_BYTES)));
+      return setFile(null);
+    }
     setFile({ name: f.name, text });
     setBusy(true);
     try {
-      setValidation(await postJson<Validation>("/api/import/validate", { file_name: f.name, csv: text }));
+      setValidation(
+        await postJson("/api/import/validate", { file_name: f.name, csv: text }, ImportValidation),
+      );
     } catch (err) {
       setError(err);
     } finally {
@@ -36,14 +49,14 @@ export function ImportView() {
     }
   }
 
-  async function run(start: ImportJobView) {
+  async function run(start: ImportJob) {
     setJob(start);
     setRunning(true);
     setError(null);
     let current = start;
     try {
       while (current.status !== "completed") {
-        current = (await postJson<{ job: ImportJobView }>(`/api/import/${current.id}`, {})).job;
+        current = (await postJson(`/api/import/${current.id}`, {}, ImportJobAnswer)).job;
         setJob(current);
         if (current.status === "failed") break;
       }
@@ -60,10 +73,14 @@ export function ImportView() {
     setBusy(true);
     setError(null);
     try {
-      const { job: created } = await postJson<{ job: ImportJobView }>("/api/import", {
-        file_name: file.name,
-        csv: file.text,
-      });
+      const { job: created } = await postJson(
+        "/api/import",
+        {
+          file_name: file.name,
+          csv: file.text,
+        },
+        ImportJobAnswer,
+      );
       setValidation(null);
       setFile(null);
       await run(created);
@@ -76,12 +93,13 @@ export function ImportView() {
 
   return (
     <div className="space-y-4">
-      <Card title="Import tickets from a CSV file">
+      <Panel title="Import tickets from a CSV file">
         <p className="mb-2 text-sm text-slate-700">
           Columns: <code>code</code> (optional), <code>ticket_type</code>, <code>name</code>,{" "}
           <code>email</code>, <code>document_type</code>, <code>document_number</code>,{" "}
           <code>birth_date</code> (optional), <code>valid_days</code> (names, dates or ids, separated by{" "}
           <code>;</code>), <code>extra_zones</code> (optional). Every row is checked before anything is sent.
+          Up to {formatBytes(IMPORT_MAX_BYTES)} per import.
         </p>
         <label className="flex flex-col text-sm">
           CSV file
@@ -94,25 +112,17 @@ export function ImportView() {
               {validation.errors.length} problem(s) in {validation.rows} row(s). Nothing was sent: fix the
               file and choose it again.
             </p>
-            <table className="mt-2 w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200">
-                  <th className="py-1">Line</th>
-                  <th>Column</th>
-                  <th>Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {validation.errors.map((e, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a line can have several errors
-                  <tr key={i} className="border-b border-slate-100">
-                    <td className="py-1">{e.line}</td>
-                    <td>{e.column ?? "—"}</td>
-                    <td>{e.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="Problems in the file"
+              hiddenCaption
+              scrollClassName="mt-2 overflow-x-auto"
+              columns={["Line", "Column", "Problem"]}
+              // A line can have several problems: the row's place is its key.
+              rows={validation.errors.map((e, i) => ({
+                key: String(i),
+                cells: [e.line, e.column ?? "—", e.message],
+              }))}
+            />
           </div>
         )}
         {validation?.ok && (
@@ -120,12 +130,12 @@ export function ImportView() {
             <p role="status" className="text-sm">
               All {validation.rows} rows are valid.
             </p>
-            <button type="button" className={button} disabled={busy} onClick={startImport}>
+            <button type="button" className={primaryButtonClass} disabled={busy} onClick={startImport}>
               Import {validation.rows} tickets
             </button>
           </div>
         )}
-      </Card>
+      </Panel>
       {job && <JobProgress job={job} running={running} onResume={() => run(job)} />}
       {error != null && (
         <div>
@@ -142,19 +152,11 @@ export function ImportView() {
   );
 }
 
-function JobProgress({
-  job,
-  running,
-  onResume,
-}: {
-  job: ImportJobView;
-  running: boolean;
-  onResume: () => void;
-}) {
+function JobProgress({ job, running, onResume }: { job: ImportJob; running: boolean; onResume: () => void }) {
   const percent = job.total_rows ? Math.round((job.sent_rows / job.total_rows) * 100) : 100;
   const failed = job.chunks.find((c) => c.status === "failed");
   return (
-    <Card title={`Import ${job.file_name}`}>
+    <Panel title={`Import ${escapeBidi(job.file_name)}`}>
       <div
         role="progressbar"
         aria-label="Import progress"
@@ -181,7 +183,7 @@ function JobProgress({
         </p>
       )}
       {job.status !== "completed" && !running && (
-        <button type="button" className={`${button} mt-2`} onClick={onResume}>
+        <button type="button" className={`${primaryButtonClass} mt-2`} onClick={onResume}>
           Resume import
         </button>
       )}
@@ -202,55 +204,45 @@ function JobProgress({
           </ul>
         </div>
       )}
-    </Card>
+    </Panel>
   );
 }
 
-function ImportHistory({ onResume, running }: { onResume: (j: ImportJobView) => void; running: boolean }) {
+function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void; running: boolean }) {
   const query = useQuery({
     queryKey: ["imports"],
-    queryFn: () => fetchJson<{ data: ImportJobView[] }>("/api/import"),
+    queryFn: () => fetchJson("/api/import", ImportJobList),
   });
   if (query.isPending) return null;
   if (query.isError) return <ErrorBox error={query.error} />;
   if (!query.data.data.length) return null;
   return (
-    <Card title="Recent imports">
-      <table className="w-full text-left text-sm">
-        <thead>
-          <tr className="border-b border-slate-200">
-            <th className="py-1">File</th>
-            <th>By</th>
-            <th>Rows sent</th>
-            <th>Status</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {query.data.data.map((j) => (
-            <tr key={j.id} className="border-b border-slate-100">
-              <td className="py-1">{j.file_name}</td>
-              <td>{j.username}</td>
-              <td>
-                {j.sent_rows} / {j.total_rows}
-              </td>
-              <td>{j.status}</td>
-              <td>
-                {j.status !== "completed" && (
-                  <button
-                    type="button"
-                    className={secondaryButton}
-                    disabled={running}
-                    onClick={() => onResume(j)}
-                  >
-                    Resume
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Card>
+    <Panel title="Recent imports">
+      <DataTable
+        caption="Recent imports"
+        hiddenCaption
+        columns={["File", "By", "Rows sent", "Status", { label: "Action", hiddenLabel: true }]}
+        rows={query.data.data.map((j) => ({
+          key: j.id,
+          cells: [
+            <SafeText key="file" text={j.file_name} />,
+            j.username,
+            `${j.sent_rows} / ${j.total_rows}`,
+            j.status,
+            j.status !== "completed" && (
+              <button
+                key="resume"
+                type="button"
+                className={secondaryButtonClass}
+                disabled={running}
+                onClick={() => onResume(j)}
+              >
+                Resume
+              </button>
+            ),
+          ],
+        }))}
+      />
+    </Panel>
   );
 }

@@ -3,10 +3,16 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { fetchJson } from "@/lib/bff/fetch-json";
-import type { ReviewPair, ReviewView, Wristband } from "@/lib/bff/staff";
-import { formatMoney } from "@/lib/format/money";
-import { button, Card, ErrorBox, isRetryable, postJson, secondaryButton, useIdempotencyKey } from "./ui";
+import { primaryButtonClass, secondaryButtonClass, textLinkClass } from "@/components/ui/class-names";
+import { DataTable, numeric } from "@/components/ui/data-table";
+import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { fetchJson } from "@/lib/shared/api/client";
+import { KeepAnswer, type ReviewPair, ReviewView, type Wristband } from "@/lib/shared/api/staff";
+import { formatMoney } from "@/lib/shared/format/money";
+import { timeOfDay } from "@/lib/shared/format/time";
+import { useIdempotentPost } from "./idempotent-post";
 
 function waited(since: string, now: number) {
   const minutes = Math.max(0, Math.floor((now - new Date(since).getTime()) / 60_000));
@@ -16,29 +22,37 @@ function waited(since: string, now: number) {
   return `${Math.floor(hours / 24)} days`;
 }
 
+/** Paid and promo balance of the wristbands other than `kept` (what keeping it moves onto it). */
+function movedTo(kept: Wristband, pair: ReviewPair) {
+  const others = pair.members.filter((m) => m.id !== kept.id);
+  return {
+    paid: others.reduce((s, o) => s + o.balance, 0),
+    promo: others.reduce((s, o) => s + o.promo_balance, 0),
+  };
+}
+
 /** Wristbands in pending_review, by the ticket they compete for; refreshed every 30 s. */
 export function ReviewQueue({ canResolve }: { canResolve: boolean }) {
   const query = useQuery({
     queryKey: ["review"],
-    queryFn: () => fetchJson<ReviewView>("/api/review"),
+    queryFn: () => fetchJson("/api/review", ReviewView),
     refetchInterval: 30_000,
   });
-  if (query.isPending) return <p aria-busy="true">Loading the review queue…</p>;
+  if (query.isPending) return <Loading what="the review queue" />;
   if (query.isError) return <ErrorBox error={query.error} />;
-  const { pairs, currency, refreshedAt } = query.data;
+  const { pairs, currency, refreshedAt, timeZone } = query.data;
   const now = new Date(refreshedAt).getTime();
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
-        {pairs.length} pair(s) waiting · refreshed every 30 s (last{" "}
-        {new Date(refreshedAt).toLocaleTimeString("en-GB")})
+        {pairs.length} pair(s) waiting · refreshed every 30 s (last {timeOfDay(refreshedAt, timeZone)})
       </p>
       {pairs.length === 0 && <p>Nothing waits for review.</p>}
       {pairs.map((pair) => (
         <Pair
           key={pair.ticket_code ?? pair.members[0]!.id}
           pair={pair}
-          currency={currency}
+          money={(c) => formatMoney(c, currency)}
           now={now}
           canResolve={canResolve}
         />
@@ -49,53 +63,32 @@ export function ReviewQueue({ canResolve }: { canResolve: boolean }) {
 
 function Pair({
   pair,
-  currency,
+  money,
   now,
   canResolve,
 }: {
   pair: ReviewPair;
-  currency: string;
+  money: (minor: number) => string;
   now: number;
   canResolve: boolean;
 }) {
   const queryClient = useQueryClient();
-  const [key, renewKey] = useIdempotencyKey();
+  const keep = useIdempotentPost(KeepAnswer);
   const [choice, setChoice] = useState<Wristband | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<{ kept: Wristband; moved: number; movedPromo: number } | null>(null);
-  const money = (c: number) => formatMoney(c, currency);
   const title = `Ticket ${pair.ticket_code ?? "—"}`;
 
-  async function keep(w: Wristband) {
-    setBusy(true);
-    setError(null);
-    const others = pair.members.filter((m) => m.id !== w.id);
-    try {
-      const { wristband } = await postJson<{ wristband: Wristband }>(
-        `/api/review/${encodeURIComponent(w.nfc)}/keep`,
-        {
-          idempotency_key: key,
-        },
-      );
-      renewKey();
-      setDone({
-        kept: wristband,
-        moved: others.reduce((s, o) => s + o.balance, 0),
-        movedPromo: others.reduce((s, o) => s + o.promo_balance, 0),
-      });
-      setChoice(null);
-    } catch (err) {
-      if (!isRetryable(err)) renewKey();
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+  async function confirmKeep(w: Wristband) {
+    const moving = movedTo(w, pair);
+    const answer = await keep.send(`/api/review/${encodeURIComponent(w.nfc)}/keep`);
+    if (!answer) return;
+    setDone({ kept: answer.wristband, moved: moving.paid, movedPromo: moving.promo });
+    setChoice(null);
   }
 
   if (done)
     return (
-      <Card title={title}>
+      <Panel title={title}>
         <p role="status" className="text-sm">
           Kept <strong>{done.kept.nfc}</strong>: {money(done.moved)} paid and {money(done.movedPromo)} promo
           balance moved to it. Its balances are now {money(done.kept.balance)} paid and{" "}
@@ -103,71 +96,64 @@ function Pair({
         </p>
         <button
           type="button"
-          className={`${secondaryButton} mt-2`}
+          className={`${secondaryButtonClass} mt-2`}
           onClick={() => queryClient.invalidateQueries({ queryKey: ["review"] })}
         >
           Done
         </button>
-      </Card>
+      </Panel>
     );
 
+  const moving = choice ? movedTo(choice, pair) : null;
   return (
-    <Card title={title}>
+    <Panel title={title}>
       <p className="mb-2 text-sm">
-        Attendee: <strong>{pair.attendee ?? "anonymous"}</strong> · waiting for {waited(pair.since, now)}
+        Attendee: <strong>{pair.attendee ? <SafeText text={pair.attendee} /> : "anonymous"}</strong> · waiting
+        for {waited(pair.since, now)}
         {pair.ticket_code && (
           <>
             {" "}
             ·{" "}
-            <Link
-              className="text-blue-700 underline"
-              href={`/tickets/${encodeURIComponent(pair.ticket_code)}`}
-            >
+            <Link className={textLinkClass} href={`/tickets/${encodeURIComponent(pair.ticket_code)}`}>
               open the ticket
             </Link>
           </>
         )}
       </p>
-      <table className="w-full text-left text-sm">
-        <thead>
-          <tr className="border-b border-slate-200">
-            <th className="py-1">Wristband</th>
-            <th>Status</th>
-            <th className="text-right">Paid</th>
-            <th className="text-right">Promo</th>
-            <th>
-              <span className="sr-only">Decision</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {pair.members.map((w) => (
-            <tr key={w.id} className="border-b border-slate-100">
-              <td className="py-1">
-                <Link className="text-blue-700 underline" href={`/wristbands/${encodeURIComponent(w.nfc)}`}>
-                  {w.nfc}
-                </Link>
-              </td>
-              <td>{w.status.replace("_", " ")}</td>
-              <td className="text-right">{money(w.balance)}</td>
-              <td className="text-right">{money(w.promo_balance)}</td>
-              <td className="text-right">
-                {canResolve && (
-                  <button
-                    type="button"
-                    className={secondaryButton}
-                    disabled={busy}
-                    onClick={() => setChoice(w)}
-                  >
-                    Keep {w.nfc}…
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {choice && (
+      <DataTable
+        caption={`Wristbands of ${title.toLowerCase()}`}
+        hiddenCaption
+        columns={[
+          "Wristband",
+          "Status",
+          numeric("Paid"),
+          numeric("Promo"),
+          { label: "Decision", hiddenLabel: true, numeric: true },
+        ]}
+        rows={pair.members.map((w) => ({
+          key: w.id,
+          cells: [
+            <Link key="nfc" className={textLinkClass} href={`/wristbands/${encodeURIComponent(w.nfc)}`}>
+              {w.nfc}
+            </Link>,
+            w.status.replace("_", " "),
+            money(w.balance),
+            money(w.promo_balance),
+            canResolve && (
+              <button
+                key="keep"
+                type="button"
+                className={secondaryButtonClass}
+                disabled={keep.busy}
+                onClick={() => setChoice(w)}
+              >
+                Keep {w.nfc}…
+              </button>
+            ),
+          ],
+        }))}
+      />
+      {choice && moving && (
         <div
           role="alertdialog"
           aria-label="Confirm keep"
@@ -175,30 +161,30 @@ function Pair({
         >
           <p>
             Keep <strong>{choice.nfc}</strong>? The other wristband(s) get blocked and{" "}
-            <strong data-testid="moving-paid">
-              {money(pair.members.filter((m) => m.id !== choice.id).reduce((s, o) => s + o.balance, 0))}
-            </strong>{" "}
-            paid and{" "}
-            <strong>
-              {money(pair.members.filter((m) => m.id !== choice.id).reduce((s, o) => s + o.promo_balance, 0))}
-            </strong>{" "}
-            promo balance move to it.
+            <strong data-testid="moving-paid">{money(moving.paid)}</strong> paid and{" "}
+            <strong>{money(moving.promo)}</strong> promo balance move to it.
           </p>
           <div className="flex gap-2">
-            <button type="button" className={button} disabled={busy} onClick={() => keep(choice)}>
-              {busy ? "Keeping…" : "Yes, keep this one"}
+            <button
+              type="button"
+              className={primaryButtonClass}
+              disabled={keep.busy}
+              onClick={() => confirmKeep(choice)}
+            >
+              {keep.busy ? "Keeping…" : "Yes, keep this one"}
             </button>
-            <button type="button" className={secondaryButton} disabled={busy} onClick={() => setChoice(null)}>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              disabled={keep.busy}
+              onClick={() => setChoice(null)}
+            >
               Back
             </button>
           </div>
         </div>
       )}
-      {error != null && (
-        <div className="mt-3">
-          <ErrorBox error={error} />
-        </div>
-      )}
-    </Card>
+      <ErrorBox error={keep.error} className="mt-3" />
+    </Panel>
   );
 }

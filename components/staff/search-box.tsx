@@ -1,56 +1,78 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { BffError, fetchJson } from "@/lib/bff/fetch-json";
-import type { SearchResult } from "@/lib/bff/staff";
-import { button, ErrorBox, input } from "./ui";
+import { inputClass, primaryButtonClass } from "@/components/ui/class-names";
+import { ErrorBox } from "@/components/ui/states";
+import { isConsoleError } from "@/lib/shared/api/errors";
+import { ScanButton } from "./scan-button";
+import { fetchSearch, pageOf, searchKey } from "./search-query";
 
-/** The header's one search box: a ticket code, or a wristband's NFC / UHF code. */
+/**
+ * The header's one search box, first on every screen: a ticket code, a wristband's NFC / UHF code
+ * or an attendee's name, typed or scanned with the camera. A code opens its page; a name lists
+ * the tickets found (/search?q=, the answer handed over through the query cache).
+ */
 export function SearchBox() {
   const router = useRouter();
-  const [code, setCode] = useState("");
+  const queryClient = useQueryClient();
+  const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const value = code.trim();
+  async function run(value: string) {
     if (!value) return;
     setBusy(true);
     setError(null);
     try {
-      const found = await fetchJson<SearchResult>(`/api/staff/search?code=${encodeURIComponent(value)}`);
-      router.push(`/${found.kind === "ticket" ? "tickets" : "wristbands"}/${encodeURIComponent(found.code)}`);
-      setCode("");
+      const found = await fetchSearch(value);
+      queryClient.setQueryData(searchKey(value), found);
+      router.push(pageOf(found, value));
+      setText("");
     } catch (err) {
       setError(err);
     } finally {
       setBusy(false);
     }
   }
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void run(text.trim());
+  }
   return (
-    <div className="border-b border-slate-200 bg-white px-4 py-2 md:px-6">
+    <div className="border-b border-slate-200 bg-white px-3 py-2 md:px-6">
       <search>
         <form onSubmit={submit} className="flex flex-wrap items-center gap-2">
-          <label htmlFor="header-search" className="text-sm font-medium">
-            Find a code
+          <label htmlFor="header-search" className="w-full text-sm font-medium md:w-auto">
+            Find a code or a name
           </label>
           <input
             id="header-search"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            placeholder="Ticket code, NFC or UHF"
-            className={`${input} w-64`}
+            type="search"
+            enterKeyHint="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Ticket, wristband or name"
+            className={`${inputClass} min-w-0 flex-1 md:w-72 md:flex-none`}
             autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
           />
-          <button type="submit" disabled={busy} className={button}>
+          <button type="submit" disabled={busy} className={primaryButtonClass}>
             {busy ? "Searching…" : "Search"}
           </button>
+          <ScanButton
+            title="Scan a ticket or wristband"
+            onCode={(code) => {
+              setText(code);
+              void run(code);
+            }}
+          />
         </form>
       </search>
       {error != null && (
         <div className="mt-2">
-          {error instanceof BffError && error.code === "nothing_found" ? (
+          {isConsoleError(error) && error.code === "nothing_found" ? (
             <p role="alert" className="rounded border border-amber-200 bg-amber-50 p-2 text-amber-900">
               {error.message}
             </p>

@@ -3,51 +3,49 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState } from "react";
-import { fetchJson } from "@/lib/bff/fetch-json";
-import type { TicketListView } from "@/lib/bff/staff";
-import { StatusBadge } from "./ticket-view";
-import { button, Card, ErrorBox, formatTime, input, secondaryButton } from "./ui";
+import { useState } from "react";
+import { inputClass, textLinkClass } from "@/components/ui/class-names";
+import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
+import { DataTable } from "@/components/ui/data-table";
+import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
+import { Empty, ErrorBox, Loading } from "@/components/ui/states";
+import { fetchJson } from "@/lib/shared/api/client";
+import { TicketListView } from "@/lib/shared/api/staff";
+import { dateTime } from "@/lib/shared/format/time";
+import { CodeForm } from "./code-form";
+import { StatusBadge } from "./status-badge";
 
 /** Open a code directly (tickets or wristbands screen). */
 export function CodeLookup({ kind }: { kind: "tickets" | "wristbands" }) {
   const router = useRouter();
-  const [code, setCode] = useState("");
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (code.trim()) router.push(`/${kind}/${encodeURIComponent(code.trim())}`);
-  }
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
-      <label className="flex flex-col text-sm">
-        {kind === "tickets" ? "Ticket code" : "Wristband NFC or UHF code"}
-        <input value={code} onChange={(e) => setCode(e.target.value)} className={input} autoComplete="off" />
-      </label>
-      <button type="submit" className={button}>
-        Open
-      </button>
-    </form>
+    <CodeForm
+      label={kind === "tickets" ? "Ticket code" : "Wristband NFC or UHF code"}
+      submitLabel="Open"
+      onCode={(code) => router.push(`/${kind}/${encodeURIComponent(code)}`)}
+    />
   );
 }
 
 export function TicketList() {
   const [status, setStatus] = useState("");
   const [since, setSince] = useState("");
-  const [cursors, setCursors] = useState<string[]>([]);
-  const after = cursors[cursors.length - 1];
+  const pager = useCursorPager();
   const sinceIso = since ? new Date(since).toISOString() : "";
   const query = useQuery({
-    queryKey: ["tickets", status, sinceIso, after],
+    queryKey: ["tickets", status, sinceIso, pager.cursor],
     queryFn: () => {
       const qs = new URLSearchParams();
       if (status) qs.set("status", status);
       if (sinceIso) qs.set("updated_since", sinceIso);
-      if (after) qs.set("starting_after", after);
-      return fetchJson<TicketListView>(`/api/tickets?${qs}`);
+      if (pager.cursor) qs.set("starting_after", pager.cursor);
+      return fetchJson(`/api/tickets?${qs}`, TicketListView);
     },
   });
+  const list = query.data;
   return (
-    <Card title="Ticket list">
+    <Panel title="Ticket list">
       <div className="mb-3 flex flex-wrap items-end gap-3">
         <label className="flex flex-col text-sm">
           Status
@@ -55,9 +53,9 @@ export function TicketList() {
             value={status}
             onChange={(e) => {
               setStatus(e.target.value);
-              setCursors([]);
+              pager.reset();
             }}
-            className={input}
+            className={inputClass}
           >
             <option value="">any</option>
             <option value="active">active</option>
@@ -72,65 +70,47 @@ export function TicketList() {
             value={since}
             onChange={(e) => {
               setSince(e.target.value);
-              setCursors([]);
+              pager.reset();
             }}
-            className={input}
+            className={inputClass}
           />
         </label>
       </div>
-      {query.isPending && <p aria-busy="true">Loading tickets…</p>}
+      {query.isPending && <Loading what="tickets" />}
       {query.isError && <ErrorBox error={query.error} />}
-      {query.data && (
+      {list && (
         <>
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-200">
-                <th className="py-1">Code</th>
-                <th>Status</th>
-                <th>Type</th>
-                <th>Attendee</th>
-                <th>Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.data.map((t) => (
-                <tr key={t.id} className="border-b border-slate-100">
-                  <td className="py-1">
-                    <Link className="text-blue-700 underline" href={`/tickets/${encodeURIComponent(t.code)}`}>
-                      {t.code}
-                    </Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={t.status} />
-                  </td>
-                  <td>{t.ticket_type.name}</td>
-                  <td>{t.attendee.name}</td>
-                  <td>{formatTime(t.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {query.data.data.length === 0 && <p className="mt-2 text-sm text-slate-600">No tickets match.</p>}
-          <div className="mt-3 flex gap-2">
-            <button
-              type="button"
-              className={secondaryButton}
-              disabled={cursors.length === 0}
-              onClick={() => setCursors((c) => c.slice(0, -1))}
-            >
-              Previous
-            </button>
-            <button
-              type="button"
-              className={secondaryButton}
-              disabled={!query.data.has_more || !query.data.next_cursor}
-              onClick={() => setCursors((c) => [...c, query.data.next_cursor!])}
-            >
-              Next
-            </button>
-          </div>
+          <DataTable
+            caption="Tickets"
+            hiddenCaption
+            columns={["Code", "Status", "Type", "Attendee", "Changed"]}
+            rows={list.data.map((t) => ({
+              key: t.id,
+              cells: [
+                <Link key="code" className={textLinkClass} href={`/tickets/${encodeURIComponent(t.code)}`}>
+                  {t.code}
+                </Link>,
+                <StatusBadge key="status" status={t.status} />,
+                t.ticket_type.name,
+                <SafeText key="attendee" text={t.attendee.name} />,
+                dateTime(t.updated_at, list.timeZone),
+              ],
+            }))}
+          />
+          {list.data.length === 0 && (
+            <Empty plain className="mt-2">
+              No tickets match.
+            </Empty>
+          )}
+          <CursorPagerNav
+            pager={pager}
+            next={list.has_more ? list.next_cursor : null}
+            label="Ticket list pages"
+            backLabel="Previous"
+            forwardLabel="Next"
+          />
         </>
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -3,38 +3,23 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
-import { fetchJson } from "@/lib/bff/fetch-json";
-import type { Ticket, TicketView as TicketData } from "@/lib/bff/staff";
 import {
-  button,
-  Card,
-  dangerButton,
-  ErrorBox,
-  Field,
-  formatTime,
-  input,
-  isRetryable,
-  postJson,
-  secondaryButton,
-  useIdempotencyKey,
-} from "./ui";
-
-const statusStyle: Record<string, string> = {
-  active: "bg-green-100 text-green-900",
-  used: "bg-blue-100 text-blue-900",
-  inactive: "bg-slate-200 text-slate-800",
-};
-
-export function StatusBadge({ status }: { status: string }) {
-  return (
-    <span
-      data-testid="status"
-      className={`rounded px-2 py-0.5 text-xs font-semibold ${statusStyle[status] ?? "bg-amber-100 text-amber-900"}`}
-    >
-      {status.replace("_", " ")}
-    </span>
-  );
-}
+  dangerButtonClass,
+  inputClass,
+  primaryButtonClass,
+  secondaryButtonClass,
+  textLinkClass,
+} from "@/components/ui/class-names";
+import { Field, Fields } from "@/components/ui/fields";
+import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { fetchJson } from "@/lib/shared/api/client";
+import { type Ticket, TicketAnswer, TicketView as TicketAnswerSchema } from "@/lib/shared/api/staff";
+import { dateTime } from "@/lib/shared/format/time";
+import { useIdempotentPost } from "./idempotent-post";
+import { ScanButton } from "./scan-button";
+import { StatusBadge } from "./status-badge";
 
 export function TicketView({
   code,
@@ -48,22 +33,23 @@ export function TicketView({
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ["ticket", code],
-    queryFn: () => fetchJson<TicketData>(`/api/tickets/${encodeURIComponent(code)}`),
+    queryFn: () => fetchJson(`/api/tickets/${encodeURIComponent(code)}`, TicketAnswerSchema),
   });
-  if (query.isPending) return <p aria-busy="true">Loading the ticket…</p>;
+  if (query.isPending) return <Loading what="the ticket" />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { ticket, timeZone } = query.data;
   const update = (t: Ticket) => queryClient.setQueryData(["ticket", code], { ticket: t, timeZone });
+  const when = (at: string | null) => (at ? dateTime(at, timeZone) : "—");
   return (
     <div className="space-y-4">
-      <Card title={`Ticket ${ticket.code}`}>
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+      <Panel title={`Ticket ${ticket.code}`}>
+        <Fields>
           <Field label="Status">
             <StatusBadge status={ticket.status} />
           </Field>
           <Field label="Type">{ticket.ticket_type.name}</Field>
           <Field label="Attendee">
-            {ticket.attendee.name} · {ticket.attendee.email}
+            <SafeText text={ticket.attendee.name} /> · <SafeText text={ticket.attendee.email} />
           </Field>
           <Field label="Document">
             {ticket.attendee.document
@@ -75,7 +61,7 @@ export function TicketView({
           <Field label="Wristband">
             {ticket.wristband ? (
               <Link
-                className="text-blue-700 underline"
+                className={textLinkClass}
                 href={`/wristbands/${encodeURIComponent(ticket.wristband.nfc)}`}
               >
                 {ticket.wristband.nfc}
@@ -84,10 +70,10 @@ export function TicketView({
               "none yet"
             )}
           </Field>
-          <Field label="Checked in">{formatTime(ticket.checked_in_at, timeZone)}</Field>
-          <Field label="Updated">{formatTime(ticket.updated_at, timeZone)}</Field>
-        </dl>
-      </Card>
+          <Field label="Checked in">{when(ticket.checked_in_at)}</Field>
+          <Field label="Updated">{when(ticket.updated_at)}</Field>
+        </Fields>
+      </Panel>
       {canCheckIn && ticket.status === "active" && <CheckInForm code={ticket.code} onDone={update} />}
       {canCancel && ticket.status === "active" && <CancelTicket code={ticket.code} onDone={update} />}
     </div>
@@ -95,103 +81,63 @@ export function TicketView({
 }
 
 function CheckInForm({ code, onDone }: { code: string; onDone: (t: Ticket) => void }) {
-  const [key, renewKey] = useIdempotencyKey();
+  const checkIn = useIdempotentPost(TicketAnswer);
   const [nfc, setNfc] = useState("");
   const [uhf, setUhf] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (busy || !nfc.trim()) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const { ticket } = await postJson<{ ticket: Ticket }>(
-        `/api/tickets/${encodeURIComponent(code)}/check-in`,
-        {
-          nfc: nfc.trim(),
-          ...(uhf.trim() ? { uhf: uhf.trim() } : {}),
-          idempotency_key: key,
-        },
-      );
-      renewKey();
-      onDone(ticket);
-    } catch (err) {
-      if (!isRetryable(err)) renewKey();
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    if (checkIn.busy || !nfc.trim()) return;
+    const answer = await checkIn.send(`/api/tickets/${encodeURIComponent(code)}/check-in`, {
+      nfc: nfc.trim(),
+      ...(uhf.trim() ? { uhf: uhf.trim() } : {}),
+    });
+    if (answer) onDone(answer.ticket);
   }
+  // Another code is another request: it gets a key of its own.
+  const edit = (set: (value: string) => void) => (e: { target: { value: string } }) => {
+    set(e.target.value);
+    checkIn.renewKey();
+  };
   return (
-    <Card title="Check in">
+    <Panel title="Check in">
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col text-sm">
-          Wristband NFC code (enter or scan)
-          <input
-            value={nfc}
-            onChange={(e) => {
-              setNfc(e.target.value);
-              renewKey();
-            }}
-            className={input}
-            autoComplete="off"
+        <div className="flex items-end gap-2 max-sm:w-full">
+          <label className="flex min-w-0 flex-1 flex-col text-sm">
+            Wristband NFC code (enter or scan)
+            <input value={nfc} onChange={edit(setNfc)} className={inputClass} autoComplete="off" />
+          </label>
+          <ScanButton
+            label="Scan the wristband code"
+            title="Scan the wristband"
+            onCode={(code) => edit(setNfc)({ target: { value: code } })}
           />
-        </label>
-        <label className="flex flex-col text-sm">
+        </div>
+        <label className="flex flex-col text-sm max-sm:w-full">
           UHF code (optional)
-          <input
-            value={uhf}
-            onChange={(e) => {
-              setUhf(e.target.value);
-              renewKey();
-            }}
-            className={input}
-            autoComplete="off"
-          />
+          <input value={uhf} onChange={edit(setUhf)} className={inputClass} autoComplete="off" />
         </label>
-        <button type="submit" className={button} disabled={busy || !nfc.trim()}>
-          {busy ? "Checking in…" : "Check in"}
+        <button type="submit" className={primaryButtonClass} disabled={checkIn.busy || !nfc.trim()}>
+          {checkIn.busy ? "Checking in…" : "Check in"}
         </button>
       </form>
-      {error != null && (
-        <div className="mt-3">
-          <ErrorBox error={error} />
-        </div>
-      )}
-    </Card>
+      <ErrorBox error={checkIn.error} className="mt-3" />
+    </Panel>
   );
 }
 
 function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => void }) {
-  const [key, renewKey] = useIdempotencyKey();
+  const cancel = useIdempotentPost(TicketAnswer);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  async function cancel() {
-    setBusy(true);
-    setError(null);
-    try {
-      const { ticket } = await postJson<{ ticket: Ticket }>(
-        `/api/tickets/${encodeURIComponent(code)}/cancel`,
-        {
-          idempotency_key: key,
-        },
-      );
-      renewKey();
-      setConfirming(false);
-      onDone(ticket);
-    } catch (err) {
-      if (!isRetryable(err)) renewKey();
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+  async function confirm() {
+    const answer = await cancel.send(`/api/tickets/${encodeURIComponent(code)}/cancel`);
+    if (!answer) return;
+    setConfirming(false);
+    onDone(answer.ticket);
   }
   return (
-    <Card title="Cancel this ticket">
+    <Panel title="Cancel this ticket">
       {!confirming ? (
-        <button type="button" className={dangerButton} onClick={() => setConfirming(true)}>
+        <button type="button" className={dangerButtonClass} onClick={() => setConfirming(true)}>
           Cancel ticket…
         </button>
       ) : (
@@ -200,13 +146,13 @@ function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => v
             Cancel ticket <strong>{code}</strong>? It can no longer be checked in. This cannot be undone.
           </p>
           <div className="flex gap-2">
-            <button type="button" className={dangerButton} disabled={busy} onClick={cancel}>
-              {busy ? "Cancelling…" : "Yes, cancel the ticket"}
+            <button type="button" className={dangerButtonClass} disabled={cancel.busy} onClick={confirm}>
+              {cancel.busy ? "Cancelling…" : "Yes, cancel the ticket"}
             </button>
             <button
               type="button"
-              className={secondaryButton}
-              disabled={busy}
+              className={secondaryButtonClass}
+              disabled={cancel.busy}
               onClick={() => setConfirming(false)}
             >
               Keep it
@@ -214,11 +160,7 @@ function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => v
           </div>
         </div>
       )}
-      {error != null && (
-        <div className="mt-3">
-          <ErrorBox error={error} />
-        </div>
-      )}
-    </Card>
+      <ErrorBox error={cancel.error} className="mt-3" />
+    </Panel>
   );
 }

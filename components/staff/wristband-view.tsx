@@ -2,44 +2,42 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { fetchJson } from "@/lib/bff/fetch-json";
-import type { SalesPage, WristbandView as WristbandData } from "@/lib/bff/staff";
-import { formatMoney } from "@/lib/format/money";
-import { StatusBadge } from "./ticket-view";
-import { Card, ErrorBox, Field, formatTime, secondaryButton } from "./ui";
+import { textLinkClass } from "@/components/ui/class-names";
+import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
+import { DataTable, numeric } from "@/components/ui/data-table";
+import { Field, Fields } from "@/components/ui/fields";
+import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
+import { Empty, ErrorBox, Loading } from "@/components/ui/states";
+import { fetchJson } from "@/lib/shared/api/client";
+import { SalesPage } from "@/lib/shared/api/staff";
+import { formatMoney } from "@/lib/shared/format/money";
+import { dateTime } from "@/lib/shared/format/time";
+import { StatusBadge } from "./status-badge";
+import { BalanceFields, useWristband } from "./wristband-query";
 
 export function WristbandView({ code }: { code: string }) {
-  const query = useQuery({
-    queryKey: ["wristband", code],
-    queryFn: () => fetchJson<WristbandData>(`/api/wristbands/${encodeURIComponent(code)}`),
-  });
-  if (query.isPending) return <p aria-busy="true">Loading the wristband…</p>;
+  const query = useWristband(code);
+  if (query.isPending) return <Loading what="the wristband" />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { wristband: w, currency, timeZone, days, topups } = query.data;
   const money = (c: number) => formatMoney(c, currency);
   const dayName = (id: string) => days.find((d) => d.id === id)?.name ?? id;
   return (
     <div className="space-y-4">
-      <Card title={`Wristband ${w.nfc}`}>
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+      <Panel title={`Wristband ${w.nfc}`}>
+        <Fields>
           <Field label="Status">
             <StatusBadge status={w.status} />
           </Field>
-          <Field label="Paid balance">
-            <span data-testid="paid-balance">{money(w.balance)}</span>
-          </Field>
-          <Field label="Promo balance">
-            <span data-testid="promo-balance">{money(w.promo_balance)}</span>
-          </Field>
+          <BalanceFields wristband={w} money={money} />
           <Field label="UHF">{w.uhf ?? "—"}</Field>
-          <Field label="Attendee">{w.attendee.anonymous ? "anonymous" : (w.attendee.name ?? "—")}</Field>
+          <Field label="Attendee">
+            {w.attendee.anonymous ? "anonymous" : <SafeText text={w.attendee.name ?? "—"} />}
+          </Field>
           <Field label="Ticket">
             {w.ticket ? (
-              <Link
-                className="text-blue-700 underline"
-                href={`/tickets/${encodeURIComponent(w.ticket.code)}`}
-              >
+              <Link className={textLinkClass} href={`/tickets/${encodeURIComponent(w.ticket.code)}`}>
                 {w.ticket.code}
               </Link>
             ) : (
@@ -49,69 +47,74 @@ export function WristbandView({ code }: { code: string }) {
           </Field>
           <Field label="Allowed zones">{w.allowed_zones.map((z) => z.name).join(", ") || "none"}</Field>
           <Field label="Valid days">{w.valid_days.map(dayName).join(", ") || "—"}</Field>
-        </dl>
-      </Card>
-      <Sales code={w.nfc} currency={currency} timeZone={timeZone} />
-      <Card title="Top-ups">
-        {topups.length === 0 ? (
-          <p className="text-sm text-slate-600">No top-ups yet (the list follows the sync, within 30 s).</p>
-        ) : (
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-200">
-                <th className="py-1">When</th>
-                <th>Direction</th>
-                <th>Nature</th>
-                <th>Method</th>
-                <th>Status</th>
-                <th className="text-right">Amount</th>
-                <th className="text-right">Balance after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {topups.map((t) => (
-                <tr key={t.id} className="border-b border-slate-100">
-                  <td className="py-1">{formatTime(t.occurred_at, timeZone)}</td>
-                  <td>{t.direction}</td>
-                  <td>{t.nature}</td>
-                  <td>{t.payment_method}</td>
-                  <td>{t.status}</td>
-                  <td className="text-right">{money(t.amount)}</td>
-                  <td className="text-right">{money(t.new_balance)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Card>
+        </Fields>
+      </Panel>
+      <WristbandSales code={w.nfc} money={money} timeZone={timeZone} />
+      <Panel title="Top-ups">
+        <DataTable
+          caption="Top-ups of this wristband"
+          hiddenCaption
+          empty={<Empty plain>No top-ups yet (the list follows the sync, within 30 s).</Empty>}
+          columns={[
+            "When",
+            "Direction",
+            "Nature",
+            "Method",
+            "Status",
+            numeric("Amount"),
+            numeric("Balance after"),
+          ]}
+          rows={topups.map((t) => ({
+            key: t.id,
+            cells: [
+              dateTime(t.occurred_at, timeZone),
+              t.direction,
+              t.nature,
+              t.payment_method,
+              t.status,
+              money(t.amount),
+              money(t.new_balance),
+            ],
+          }))}
+        />
+      </Panel>
     </div>
   );
 }
 
-function Sales({ code, currency, timeZone }: { code: string; currency: string; timeZone: string }) {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const after = cursors[cursors.length - 1];
+/** The wristband's sales, read live page by page (newest first), each with its items and taxes. */
+function WristbandSales({
+  code,
+  money,
+  timeZone,
+}: {
+  code: string;
+  money: (minor: number) => string;
+  timeZone: string;
+}) {
+  const pager = useCursorPager();
   const query = useQuery({
-    queryKey: ["wristband-sales", code, after],
+    queryKey: ["wristband-sales", code, pager.cursor],
     queryFn: () =>
-      fetchJson<SalesPage>(
-        `/api/wristbands/${encodeURIComponent(code)}/sales${after ? `?starting_after=${after}` : ""}`,
+      fetchJson(
+        `/api/wristbands/${encodeURIComponent(code)}/sales${pager.cursor ? `?starting_after=${pager.cursor}` : ""}`,
+        SalesPage,
       ),
   });
-  const money = (c: number) => formatMoney(c, currency);
+  const page = query.data;
   return (
-    <Card title="Sales">
-      {query.isPending && <p aria-busy="true">Loading sales…</p>}
+    <Panel title="Sales">
+      {query.isPending && <Loading what="sales" />}
       {query.isError && <ErrorBox error={query.error} />}
-      {query.data && (
+      {page && (
         <>
-          {query.data.data.length === 0 && <p className="text-sm text-slate-600">No sales.</p>}
+          {page.data.length === 0 && <Empty plain>No sales.</Empty>}
           <ul className="space-y-2">
-            {query.data.data.map((s) => (
+            {page.data.map((s) => (
               <li key={s.id} className="rounded border border-slate-100 p-2 text-sm">
                 <div className="flex flex-wrap justify-between gap-2">
                   <span>
-                    {formatTime(s.occurred_at, timeZone)} · {s.type} · {s.payment_method} · {s.status}
+                    {dateTime(s.occurred_at, timeZone)} · {s.type} · {s.payment_method} · {s.status}
                   </span>
                   <strong>{money(s.total)}</strong>
                 </div>
@@ -133,26 +136,15 @@ function Sales({ code, currency, timeZone }: { code: string; currency: string; t
               </li>
             ))}
           </ul>
-          <div className="mt-3 flex gap-2">
-            <button
-              type="button"
-              className={secondaryButton}
-              disabled={cursors.length === 0}
-              onClick={() => setCursors((c) => c.slice(0, -1))}
-            >
-              Previous sales
-            </button>
-            <button
-              type="button"
-              className={secondaryButton}
-              disabled={!query.data.has_more || !query.data.next_cursor}
-              onClick={() => setCursors((c) => [...c, query.data.next_cursor!])}
-            >
-              More sales
-            </button>
-          </div>
+          <CursorPagerNav
+            pager={pager}
+            next={page.has_more ? page.next_cursor : null}
+            label="Wristband sales pages"
+            backLabel="Previous sales"
+            forwardLabel="More sales"
+          />
         </>
       )}
-    </Card>
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
-import { z } from "@hono/zod-openapi";
 import { Environment, Id, RateLimits, Restrictions, Scope, Timestamp } from "./resources";
+import { z } from "./zod";
 
 /** The organiser's key administration surface (outside /v1, behind the admin token). */
 

@@ -1,6 +1,6 @@
-import { z } from "@hono/zod-openapi";
 import { DateTime } from "luxon";
 import { TicketStatus, TopupDirection, WristbandStatus } from "./resources";
+import { z } from "./zod";
 
 /**
  * Query and path parameters of every endpoint. Every query object is strict, so a parameter the

@@ -1,5 +1,5 @@
-import { z } from "@hono/zod-openapi";
 import { Id, Ref, Timestamp, WristbandStatus } from "./resources";
+import { z } from "./zod";
 
 /** Bodies of the write operations and the resources only they return. Every body is strict. */
 
@@ -114,6 +114,9 @@ export const CreateTopupRequest = z
     bonus_rule: Id.nullable()
       .optional()
       .openapi({ description: "The quoted rule id (null or absent: none)." }),
+    device_id: deviceId.optional().openapi({
+      description: "[ext] The desk or terminal that took the money (the records' `device_id`).",
+    }),
   })
   .strict()
   .openapi("CreateTopupRequest");

@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { z } from "./zod";
 
 /** Schemas of every resource the Integration API v1 returns: the single source of their types. */
 

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import pg from "pg";
+import { isoFromPostgres } from "./rows";
 
 /** Anything that runs one parameterised statement. */
 export interface Queryable {
@@ -80,7 +81,12 @@ async function openPglite(dataDir?: string): Promise<Db> {
   }
   let lite: PGlite;
   try {
-    lite = await PGlite.create(dataDir ? { dataDir } : {});
+    // Both stores answer alike: timestamps as ISO 8601 UTC strings (jsonb is parsed by both already).
+    const parsers = {
+      [pgliteTypes.TIMESTAMPTZ]: isoFromPostgres,
+      [pgliteTypes.TIMESTAMP]: isoFromPostgres,
+    };
+    lite = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
   } catch (err) {
     unlock();
     throw err;
@@ -104,6 +110,9 @@ async function openPglite(dataDir?: string): Promise<Db> {
 // int8 and numeric come back as strings from node-postgres; our sums fit in a double exactly.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+// Timestamps as ISO 8601 UTC strings, as PGlite answers them (see openPglite).
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, isoFromPostgres);
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, isoFromPostgres);
 
 async function openPostgres(url: string): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });

@@ -12,6 +12,8 @@ describe("dashboard configuration", () => {
       DATA_DIR: ".data",
       SYNC_INTERVAL_S: 30,
       SANDBOX: "off",
+      TRUST_PROXY: 0,
+      LOOKUP_BUDGET: 30,
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });
@@ -24,8 +26,17 @@ describe("dashboard configuration", () => {
     [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, CASHLESS_API_URL: "ftp://x" }, "CASHLESS_API_URL"],
     [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, SYNC_INTERVAL_S: "0" }, "SYNC_INTERVAL_S"],
     [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, TRUST_PROXY: "11" }, "TRUST_PROXY"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, LOOKUP_BUDGET: "0" }, "LOOKUP_BUDGET"],
   ])("refuses %o naming %s", (env, name) => {
     expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(DashboardConfigError);
     expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(name);
+  });
+
+  it("reads TRUST_PROXY as proxy hops, true meaning one", () => {
+    const read = (v: string) =>
+      parseDashboardConfig({ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, TRUST_PROXY: v }).TRUST_PROXY;
+    expect([read("true"), read("false"), read("2")]).toEqual([1, 0, 2]);
   });
 });

@@ -20,6 +20,14 @@ const schema = z.object({
   SYNC_INTERVAL_S: z.coerce.number().int().min(5).max(3600).default(30),
   SYNC: z.enum(["on", "off"]).default("on"),
   SANDBOX: z.enum(["on", "off"]).default("off"),
+  // Reverse proxies in front of the console whose X-Forwarded-For/-Host/-Proto are believed.
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9]{1,2})$/, "must be a number of proxy hops (0-10), true or false")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+    .pipe(z.number().int().min(0).max(10))
+    .default(0),
+  LOOKUP_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
 });
 
 export type DashboardConfig = z.infer<typeof schema> & { CASHLESS_API_KEY: string; SESSION_SECRET: string };

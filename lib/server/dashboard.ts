@@ -2,21 +2,32 @@ import "server-only";
 import type { Db } from "@/lib/db/db";
 import { type DashboardConfig, dashboardConfig } from "./config";
 import { openDashboardStore } from "./store";
+import { UpstreamClient } from "./upstream/client";
 
+/** What every request and the sync worker share in one process: configuration, store, upstream client. */
 export interface Dashboard {
   config: DashboardConfig;
   db: Db;
+  /**
+   * The one client of the Integration API: the sync worker and interactive lookups share its last
+   * seen `x-ratelimit-*` state of the key.
+   */
+  upstream: UpstreamClient;
 }
 
 // One per process, kept on globalThis so that module re-evaluation (dev reloads) reuses it.
 const holder = globalThis as typeof globalThis & { __dashboard?: Promise<Dashboard> };
 
-/** The process's configuration and store, opened once. */
+/** The process's configuration, store and upstream client, opened once. */
 export function getDashboard(): Promise<Dashboard> {
   holder.__dashboard ??= (async () => {
     const config = dashboardConfig();
     const db = await openDashboardStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-    return { config, db };
+    const upstream = new UpstreamClient({
+      baseUrl: config.CASHLESS_API_URL,
+      apiKey: config.CASHLESS_API_KEY,
+    });
+    return { config, db, upstream };
   })();
   return holder.__dashboard;
 }

@@ -1,23 +1,26 @@
 import "server-only";
 import { DashboardConfigError } from "./config";
 import { getDashboard } from "./dashboard";
+import { stampPeerAddresses } from "./http/client-address";
 import { runSyncWhenLeader, SyncWorker } from "./sync";
-import { getUpstreamClient } from "./upstream";
 
 const holder = globalThis as typeof globalThis & { __syncRunner?: { stop(): Promise<void> } };
 
 /**
- * Runs once per server process (instrumentation.ts): validates the configuration — a bad one stops
+ * Runs once per server process (instrumentation.ts): stamps requests with their socket address
+ * (http/client-address.ts), validates the configuration — a bad one stops
  * the process with the variable's name —, opens the store, and starts the sync worker (on
  * PostgreSQL only in the instance holding the advisory lock).
  */
 export async function startDashboard(): Promise<void> {
+  // Before the first request is served: route handlers learn each request's socket address.
+  stampPeerAddresses();
   try {
-    const { config, db } = await getDashboard();
+    const { config, db, upstream } = await getDashboard();
     if (config.SYNC === "off" || holder.__syncRunner) return;
     const worker = new SyncWorker({
       db,
-      client: getUpstreamClient(config),
+      client: upstream,
       intervalMs: config.SYNC_INTERVAL_S * 1000,
       log: console,
     });

@@ -1,10 +1,9 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { AuditView } from "@/components/staff/audit-view";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {
-  const { allowed } = await pageUser("audit.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("audit.view");
   return (
     <Screen title="Audit log">
       <AuditView />

@@ -1,10 +1,9 @@
 import { ConnectionView } from "@/components/connection-view";
-import { Forbidden, Screen } from "@/components/screen";
-import { pageUser } from "@/lib/server/page-guard";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function ConnectionPage() {
-  const { allowed } = await pageUser("connection.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("connection.view");
   return (
     <Screen title="Connection">
       <ConnectionView />

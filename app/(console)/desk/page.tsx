@@ -1,11 +1,10 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { Desk } from "@/components/staff/desk";
-import { can } from "@/lib/permissions";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
+import { can } from "@/lib/shared/permissions";
 
 export default async function Page() {
-  const { user, allowed } = await pageUser("topups.create");
-  if (!allowed) return <Forbidden />;
+  const { user } = await pageUser("topups.create");
   return (
     <Screen title="Top-up desk">
       <Desk canTopup={can(user.role, "topups.create")} canWithdraw={can(user.role, "withdrawals.create")} />

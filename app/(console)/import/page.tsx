@@ -1,10 +1,9 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { ImportView } from "@/components/staff/import-view";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {
-  const { allowed } = await pageUser("tickets.import");
-  if (!allowed) return <Forbidden />;
+  await pageUser("tickets.import");
   return (
     <Screen title="Ticket import">
       <ImportView />

@@ -1,11 +1,10 @@
 import { NightView } from "@/components/reconciliation/night-view";
-import { Forbidden, Screen } from "@/components/screen";
-import { can } from "@/lib/permissions";
-import { pageUser } from "@/lib/server/page-guard";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
+import { can } from "@/lib/shared/permissions";
 
 export default async function ReconciliationPage() {
-  const { user, allowed } = await pageUser("reconciliation.view");
-  if (!allowed) return <Forbidden />;
+  const { user } = await pageUser("reconciliation.view");
   return (
     <Screen title="Night reconciliation">
       <NightView canSign={can(user.role, "reconciliation.signoff")} />

@@ -1,11 +1,10 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { ReviewQueue } from "@/components/staff/review-queue";
-import { can } from "@/lib/permissions";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
+import { can } from "@/lib/shared/permissions";
 
 export default async function Page() {
-  const { user, allowed } = await pageUser("review.view");
-  if (!allowed) return <Forbidden />;
+  const { user } = await pageUser("review.view");
   return (
     <Screen title="Review queue">
       <ReviewQueue canResolve={can(user.role, "review.resolve")} />

@@ -1,10 +1,9 @@
 import { SalesView } from "@/components/live/sales-view";
-import { Forbidden, Screen } from "@/components/screen";
-import { pageUser } from "@/lib/server/page-guard";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function SalesPage() {
-  const { allowed } = await pageUser("sales.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("sales.view");
   return (
     <Screen title="Sales by day">
       <SalesView />

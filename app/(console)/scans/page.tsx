@@ -1,10 +1,9 @@
 import { ScansView } from "@/components/live/scans-view";
-import { Forbidden, Screen } from "@/components/screen";
-import { pageUser } from "@/lib/server/page-guard";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function ScansPage() {
-  const { allowed } = await pageUser("scans.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("scans.view");
   return (
     <Screen title="Door scans">
       <ScansView />

@@ -1,10 +1,9 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { CodeLookup, TicketList } from "@/components/staff/ticket-list";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {
-  const { allowed } = await pageUser("tickets.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("tickets.view");
   return (
     <Screen title="Tickets">
       <div className="space-y-4">

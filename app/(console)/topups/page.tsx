@@ -1,10 +1,9 @@
 import { TopupsView } from "@/components/live/topups-view";
-import { Forbidden, Screen } from "@/components/screen";
-import { pageUser } from "@/lib/server/page-guard";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function TopupsPage() {
-  const { allowed } = await pageUser("topups.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("topups.view");
   return (
     <Screen title="Top-up flows">
       <TopupsView />

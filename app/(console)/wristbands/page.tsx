@@ -1,10 +1,9 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { CodeLookup } from "@/components/staff/ticket-list";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {
-  const { allowed } = await pageUser("wristbands.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("wristbands.view");
   return (
     <Screen title="Wristbands">
       <CodeLookup kind="wristbands" />

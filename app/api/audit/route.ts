@@ -1,11 +1,12 @@
-import { NextResponse } from "next/server";
-import { route } from "@/lib/server/guard";
-import { listAudit } from "@/lib/server/staff/audit";
+import { readQuery } from "@/lib/server/http/input";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { auditPage } from "@/lib/server/staff/audit";
+import { AuditQuery } from "@/lib/shared/api/params";
+import { AuditPage } from "@/lib/shared/api/staff";
 
 /** The audit log of every write, newest first (managers). */
 export const GET = route("audit.view", async ({ request, dashboard }) => {
-  const before = new URL(request.url).searchParams.get("before");
-  return NextResponse.json(
-    await listAudit(dashboard.db, { limit: 50, before: before && /^\d+$/.test(before) ? before : null }),
-  );
+  const { before } = readQuery(request, AuditQuery);
+  return answer(AuditPage, await auditPage(dashboard, before ?? null));
 });

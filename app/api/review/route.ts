@@ -1,13 +1,9 @@
-import { NextResponse } from "next/server";
-import { route } from "@/lib/server/guard";
-import { eventCurrency } from "@/lib/server/staff/common";
-import { reviewPairs } from "@/lib/server/staff/review";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { reviewQueue } from "@/lib/server/staff/review";
+import { ReviewView } from "@/lib/shared/api/staff";
 
 /** The review queue from the mirror (the sync worker refreshes it every cycle). */
-export const GET = route("review.view", async ({ dashboard }) => {
-  return NextResponse.json({
-    pairs: await reviewPairs(dashboard.db),
-    currency: await eventCurrency(dashboard.db),
-    refreshedAt: new Date().toISOString(),
-  });
-});
+export const GET = route("review.view", async ({ dashboard }) =>
+  answer(ReviewView, await reviewQueue(dashboard)),
+);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Checkin, Topup, Transaction } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "../store/test-store";
-import { deleteDayRecordsNotIn, upsertSales, upsertScans, upsertTopups } from "../sync/mirror";
+import { openTestDashboardStore } from "../../testing/dashboard-store";
+import { deleteDayRecordsNotIn, upsertSales, upsertScans, upsertTopups } from "../store/mirror";
 
 /**
  * The live aggregates (migration 003, triggers) must always equal a full recompute from the

@@ -1,8 +1,10 @@
 import "server-only";
-import type { NightReport } from "@/lib/bff/reconciliation";
-import { decimalString } from "@/lib/live/money";
-import { dateTime } from "@/lib/live/time";
-import { csvLine } from "../live/csv";
+import type { Queryable } from "@/lib/db/db";
+import type { NightReport } from "@/lib/shared/api/reconciliation";
+import { decimalString } from "@/lib/shared/format/money";
+import { dateTime } from "@/lib/shared/format/time";
+import { csvLine } from "../http/respond";
+import { nightReport } from "./night";
 
 /**
  * The night as CSV, the same figures the screen shows: one line per figure,
@@ -68,4 +70,10 @@ export function nightCsv(report: NightReport): string {
       ]),
     );
   return out.join("");
+}
+
+/** The night's CSV file: its name and its text. */
+export async function nightExport(db: Queryable, dayId: string | null) {
+  const report = await nightReport(db, { dayId });
+  return { fileName: `night-${report.day?.date ?? "none"}.csv`, body: nightCsv(report) };
 }

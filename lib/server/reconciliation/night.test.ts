@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Topup, Transaction } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "../store/test-store";
-import { mirrorDayTotals, upsertSales, upsertTopups } from "../sync/mirror";
+import { openTestDashboardStore } from "../../testing/dashboard-store";
+import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
 import { nightCsv } from "./csv";
 import { nightReport, requestResync, signOff } from "./night";
 
@@ -193,12 +193,24 @@ describe("night reconciliation", () => {
     // The snapshot did not move.
     expect(report.signoffs[0]!.snapshot).toEqual(first.snapshot);
 
-    const second = await signOff(db, USER, { day_id: "day_1", comment: "late bar", counted: [] });
+    const second = await signOff(db, USER, { day_id: "day_1", comment: "late bar", counted: [] }, after);
     const again = await nightReport(db, { dayId: "day_1", now: after });
     expect(again.drift).toBeNull();
     expect(again.signoffs.map((s) => s.id)).toEqual([second.id, first.id]);
     expect(again.signoffs[1]!.snapshot.figures.sales.count).toBe(4);
     expect(again.signoffs[0]!.snapshot.figures.sales.count).toBe(5);
+  });
+
+  it("refuses to sign off a night that has not ended (409 night_not_ended, times in the event's zone)", async () => {
+    const during = new Date("2026-07-11T03:00:00Z");
+    const refused = await signOff(db, USER, { day_id: "day_1", counted: [] }, during).catch((e) => e);
+    expect(refused).toMatchObject({ code: "night_not_ended", status: 409 });
+    // 04:00 UTC is 06:00 in Madrid.
+    expect(refused.message).toContain("Sat 11 Jul 06:00:00");
+    const before = await db.query("select count(*)::int as n from recon_signoffs where signed_at = $1", [
+      during,
+    ]);
+    expect(before[0]).toEqual({ n: 0 });
   });
 
   it("refuses any change to a sign-off in the store itself", async () => {

@@ -1,6 +1,11 @@
+import "server-only";
 import Papa from "papaparse";
 import { z } from "zod";
 import { type NewTicket, NewTicket as NewTicketSchema } from "@/lib/contract/requests";
+import { IMPORT_MAX_BYTES } from "@/lib/shared/api/limits";
+import type { RowError } from "@/lib/shared/api/staff";
+
+export type { RowError };
 
 /** What a CSV row may name: ticket types, days and zones, each by id or by name (days also by date). */
 export interface ImportCatalog {
@@ -21,13 +26,6 @@ export const CSV_COLUMNS = [
   "extra_zones",
 ] as const;
 const REQUIRED = ["ticket_type", "name", "email", "valid_days"] as const;
-
-export interface RowError {
-  /** 1-based line of the file (the header is line 1). */
-  line: number;
-  column: string | null;
-  message: string;
-}
 
 export type CsvValidation =
   | { ok: true; tickets: NewTicket[] }
@@ -154,8 +152,12 @@ export function validateTicketCsv(text: string, catalog: ImportCatalog): CsvVali
   return { ok: true, tickets };
 }
 
-/** The body of an import request: the file's name and its text. */
+/** The body of an import request: the file's name and its text (its size is the body's, IMPORT_MAX_BYTES). */
 export const ImportBody = z.object({
   file_name: z.string().trim().min(1).max(200),
-  csv: z.string().max(20 * 1024 * 1024, "The file is larger than 20 MB."),
+  csv: z.string(),
 });
+
+/** How an import's body is read: up to IMPORT_MAX_BYTES, a larger one answered 413 with the limit. */
+export const IMPORT_BODY_LIMIT = { maxBytes: IMPORT_MAX_BYTES, what: "The import" };
+export type ImportBody = z.infer<typeof ImportBody>;

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
 import type { NewTicket } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "@/lib/server/store/test-store";
 import { type FetchLike, UpstreamClient } from "@/lib/server/upstream/client";
-import { auditedWrite, listAudit, recordAudit } from "./audit";
+import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
+import { auditedWrite } from "../http/audited-write";
+import { listAudit, recordAudit } from "../store/audit-log";
 import { chunk, createImportJob, getImportJob, sendNextChunk } from "./import";
 
 /** Import chunking and resume against the real Integration API, in-process. */

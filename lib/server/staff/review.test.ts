@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Wristband } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "@/lib/server/store/test-store";
+import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { forgetReviewPair, reviewPairs } from "./review";
 
 let db: Db;

@@ -1,40 +1,63 @@
 import "server-only";
-import type { Wristband } from "@/lib/contract";
 import type { Queryable } from "@/lib/db/db";
+import type { ReviewPair, ReviewView, Wristband } from "@/lib/shared/api/staff";
+import type { SessionUser } from "../auth/session";
+import type { Dashboard } from "../dashboard";
+import { auditedWrite } from "../http/audited-write";
+import { eventFormat } from "../store/event-settings";
+import { forgetReviewPair, pendingReviewWristbands } from "../store/review-queue";
+import type { RequestOptions } from "../upstream/client";
 
-export interface ReviewPair {
-  ticket_code: string | null;
-  attendee: string | null;
-  /** The earliest time one of its wristbands went to review. */
-  since: string;
-  members: Wristband[];
-}
+export { forgetReviewPair };
 
 /** The mirror's pending_review wristbands, grouped by the ticket they compete for, oldest first. */
 export async function reviewPairs(db: Queryable): Promise<ReviewPair[]> {
-  const rows = await db.query<{
-    ticket_code: string | null;
-    updated_at: Date | string;
-    data: Wristband | string;
-  }>(
-    "select ticket_code, updated_at, data from m_review_wristbands where status = 'pending_review' order by updated_at, id",
-  );
   const groups = new Map<string, ReviewPair>();
-  for (const row of rows) {
-    const w = (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as Wristband;
+  for (const row of await pendingReviewWristbands(db)) {
+    const w = row.data;
     const key = row.ticket_code ?? `wristband:${w.id}`;
-    const at = new Date(row.updated_at).toISOString();
-    const group = groups.get(key) ?? { ticket_code: row.ticket_code, attendee: null, since: at, members: [] };
+    const group = groups.get(key) ?? {
+      ticket_code: row.ticket_code,
+      attendee: null,
+      since: row.updated_at,
+      members: [],
+    };
     group.members.push(w);
     group.attendee ??= w.attendee.name;
-    if (at < group.since) group.since = at;
+    if (row.updated_at < group.since) group.since = row.updated_at;
     groups.set(key, group);
   }
   return [...groups.values()].sort((a, b) => a.since.localeCompare(b.since));
 }
 
-/** After a `keep`, the pair leaves the queue at once (the next sync cycle confirms it). */
-export async function forgetReviewPair(db: Queryable, ticketCode: string | null, keptId: string) {
-  if (ticketCode) await db.query("delete from m_review_wristbands where ticket_code = $1", [ticketCode]);
-  else await db.query("delete from m_review_wristbands where id = $1", [keptId]);
+/** The review queue screen: the pairs, in the event's currency and zone. */
+export async function reviewQueue(dashboard: Dashboard, now = new Date()): Promise<ReviewView> {
+  const { currency, timeZone } = await eventFormat(dashboard.db);
+  return { pairs: await reviewPairs(dashboard.db), currency, timeZone, refreshedAt: now.toISOString() };
+}
+
+/** "Keep this one": the wristband becomes active, the others blocked, their balances move to it. */
+export async function keepWristband(
+  dashboard: Dashboard,
+  user: SessionUser,
+  code: string,
+  idempotencyKey: string,
+): Promise<Wristband> {
+  const wristband = await auditedWrite(
+    dashboard.db,
+    {
+      user,
+      action: "review.keep",
+      target: code,
+      idempotencyKey,
+      summarize: (w: Wristband) => ({
+        balance: w.balance,
+        promo_balance: w.promo_balance,
+        ticket: w.ticket?.code ?? null,
+      }),
+    },
+    (opts: RequestOptions) => dashboard.upstream.reviewWristband(code, { decision: "keep" }, opts),
+  );
+  await forgetReviewPair(dashboard.db, wristband.ticket?.code ?? null, wristband.id);
+  return wristband;
 }

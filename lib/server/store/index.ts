@@ -2,6 +2,7 @@ import "server-only";
 import { join } from "node:path";
 import { type Db, openDb } from "@/lib/db/db";
 import { runMigrations } from "@/lib/db/migrate";
+import { fillTicketSearchNames } from "./ticket-search";
 
 /** The dashboard's migrations, resolved from the project root (Next bundles server code elsewhere). */
 export const DASHBOARD_MIGRATIONS_DIR = join(process.cwd(), "lib/server/store/migrations");
@@ -13,5 +14,6 @@ export async function openDashboardStore(options: { databaseUrl?: string; dataDi
     dataDir: options.dataDir === undefined ? undefined : join(options.dataDir, "dashboard"),
   });
   await runMigrations(db, DASHBOARD_MIGRATIONS_DIR, 3000001);
+  await fillTicketSearchNames(db);
   return db;
 }

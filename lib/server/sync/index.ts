@@ -1,14 +1,7 @@
 import "server-only";
 
+export { summaryTotals } from "./checksum";
+export { type SyncLogger, type SyncResource, syncResources } from "./context";
 export { acquireSyncLeadership, runSyncWhenLeader, SYNC_LOCK_KEY, type SyncLeadership } from "./leadership";
-export { type DayTotals, mirrorDayTotals, summaryTotals } from "./mirror";
-export { type SyncDayCheck, type SyncResourceStatus, type SyncStatus, syncStatus } from "./status";
-export {
-  type CycleReport,
-  type ResourceReport,
-  type SyncLogger,
-  type SyncResource,
-  SyncWorker,
-  type SyncWorkerOptions,
-  syncResources,
-} from "./sync-worker";
+export { syncStatus } from "./status";
+export { type CycleReport, type ResourceReport, SyncWorker, type SyncWorkerOptions } from "./worker";

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDb } from "@/lib/db/db";
-import { openTestDb, testDatabaseUrls } from "@/lib/db/test-store";
+import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
 import { acquireSyncLeadership, runSyncWhenLeader } from "./leadership";
 
 /**

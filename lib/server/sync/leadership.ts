@@ -1,8 +1,8 @@
 import "server-only";
-import pg from "pg";
 import type { Db } from "@/lib/db/db";
+import { tryAdvisoryLock } from "@/lib/server/store/leadership-lock";
 import { defaultSleep, type Sleep } from "@/lib/server/upstream/client";
-import type { SyncLogger } from "./sync-worker";
+import type { SyncLogger } from "./context";
 
 /** Advisory-lock key of the sync leadership (distinct from the migration lock 3000001). */
 export const SYNC_LOCK_KEY = 3000002;
@@ -15,11 +15,12 @@ export interface SyncLeadership {
 }
 
 const never = new Promise<void>(() => {});
+const notLeader: SyncLeadership = { leader: false, lost: never, release: async () => {} };
 
 /**
  * Only one process may run the sync worker per store. PGlite is single-process: always the leader.
- * On PostgreSQL, a session-level `pg_try_advisory_lock` on a dedicated connection (outside the pool,
- * held for as long as the leadership is): if the process dies, its session ends and the lock is free.
+ * On PostgreSQL, a session-level advisory lock on a dedicated connection (see tryAdvisoryLock): if the
+ * process dies, its session ends and the lock is free.
  */
 export async function acquireSyncLeadership(
   db: Db,
@@ -28,36 +29,8 @@ export async function acquireSyncLeadership(
   if (db.kind === "pglite") return { leader: true, lost: never, release: async () => {} };
   if (!options.databaseUrl)
     throw new Error("acquireSyncLeadership: a PostgreSQL store needs its databaseUrl.");
-  const key = options.lockKey ?? SYNC_LOCK_KEY;
-  const conn = new pg.Client({ connectionString: options.databaseUrl });
-  let resolveLost = () => {};
-  const lost = new Promise<void>((resolve) => {
-    resolveLost = resolve;
-  });
-  conn.on("error", () => resolveLost());
-  conn.on("end", () => resolveLost());
-  await conn.connect();
-  try {
-    const { rows } = await conn.query<{ ok: boolean }>("select pg_try_advisory_lock($1) as ok", [key]);
-    if (!rows[0]?.ok) {
-      await conn.end();
-      return { leader: false, lost: never, release: async () => {} };
-    }
-  } catch (err) {
-    await conn.end().catch(() => undefined);
-    throw err;
-  }
-  let released = false;
-  return {
-    leader: true,
-    lost,
-    release: async () => {
-      if (released) return;
-      released = true;
-      await conn.query("select pg_advisory_unlock($1)", [key]).catch(() => undefined);
-      await conn.end().catch(() => undefined);
-    },
-  };
+  const held = await tryAdvisoryLock(options.databaseUrl, options.lockKey ?? SYNC_LOCK_KEY);
+  return held ? { leader: true, lost: held.lost, release: held.release } : notLeader;
 }
 
 /**

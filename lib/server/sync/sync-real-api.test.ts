@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
 import type { SalesSummary } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "@/lib/server/store/test-store";
 import { UpstreamClient } from "@/lib/server/upstream/client";
-import { mirrorDayTotals, summaryTotals } from "./mirror";
+import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
+import { mirrorDayTotals } from "../store/mirror";
+import { summaryTotals } from "./checksum";
 import { syncStatus } from "./status";
-import { SyncWorker } from "./sync-worker";
+import { SyncWorker } from "./worker";
 
 /** One run of the worker against the real Integration API, in-process (no port). */
 
@@ -126,7 +127,7 @@ describe("SyncWorker against the real Integration API", () => {
 
     const report = await worker.runOnce();
     expect(report.resources.sales).toMatchObject({ ok: true, records: 1 });
-    const [row] = await db.query<{ day_id: string; total: number; occurred_at: Date }>(
+    const [row] = await db.query<{ day_id: string; total: number; occurred_at: string }>(
       "select day_id, total, occurred_at from m_sales where id = $1",
       [saleId],
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, UpstreamClient } from "./client";
+import { UpstreamClient, UpstreamError } from "./client";
 
 const KEY = `eak_test_${"a".repeat(43)}`;
 const BASE = "http://upstream.test/v1";
@@ -91,7 +91,7 @@ describe("UpstreamClient", () => {
     expect(seen[0].method).toBe("GET");
   });
 
-  it("builds an ApiError from the error envelope, request_id included", async () => {
+  it("builds an UpstreamError from the error envelope, request_id included", async () => {
     const { client, seen } = setup(() =>
       json(
         404,
@@ -99,7 +99,7 @@ describe("UpstreamClient", () => {
       ),
     );
     const err = await client.ticketByCode("nope").catch((e) => e);
-    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(UpstreamError);
     expect(err).toMatchObject({
       status: 404,
       type: "not_found_error",
@@ -111,7 +111,7 @@ describe("UpstreamClient", () => {
     expect(seen).toHaveLength(1); // a 4xx is final
   });
 
-  it("makes a synthetic ApiError for a non-JSON answer and for a network failure", async () => {
+  it("makes a synthetic UpstreamError for a non-JSON answer and for a network failure", async () => {
     const html = setup(() => new Response("<h1>Bad gateway</h1>", { status: 400 }));
     const err = await html.client.event().catch((e) => e);
     expect(err).toMatchObject({ status: 400, type: "api_error", code: "invalid_response" });
@@ -156,6 +156,26 @@ describe("UpstreamClient", () => {
     const err = await client.days().catch((e) => e);
     expect(err).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryAfter: 1 });
     expect(seen).toHaveLength(4); // 1 + 3 retries
+  });
+
+  it("with maxWaitMs, a 429 that asks for a longer wait is thrown at once (no silent wait)", async () => {
+    const { client, seen, sleeps } = setup(() =>
+      json(429, errorBody("rate_limit_error", "rate_limit_exceeded", "Slow down."), { "retry-after": "37" }),
+    );
+    const err = await client.ticketByCode("T-1", { maxWaitMs: 2000 }).catch((e) => e);
+    expect(err).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryAfter: 37 });
+    expect(seen).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("with maxWaitMs, short waits are made while their sum stays within it", async () => {
+    const { client, seen, sleeps } = setup(() =>
+      json(429, errorBody("rate_limit_error", "rate_limit_exceeded", "Slow down."), { "retry-after": "1" }),
+    );
+    const err = await client.ticketByCode("T-1", { maxWaitMs: 2500 }).catch((e) => e);
+    expect(err).toMatchObject({ status: 429, retryAfter: 1 });
+    expect(sleeps).toEqual([1000, 1000]);
+    expect(seen).toHaveLength(3);
   });
 
   it("retries a GET answered 500, then returns the 200", async () => {

@@ -1,11 +1,10 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { TicketView } from "@/components/staff/ticket-view";
-import { can } from "@/lib/permissions";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
+import { can } from "@/lib/shared/permissions";
 
 export default async function Page({ params }: { params: Promise<{ code: string }> }) {
-  const { user, allowed } = await pageUser("tickets.view");
-  if (!allowed) return <Forbidden />;
+  const { user } = await pageUser("tickets.view");
   const { code } = await params;
   return (
     <Screen title="Ticket">

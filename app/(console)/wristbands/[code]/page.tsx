@@ -1,10 +1,9 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { WristbandView } from "@/components/staff/wristband-view";
-import { pageUser } from "@/lib/server/page-guard";
+import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page({ params }: { params: Promise<{ code: string }> }) {
-  const { allowed } = await pageUser("wristbands.view");
-  if (!allowed) return <Forbidden />;
+  await pageUser("wristbands.view");
   const { code } = await params;
   return (
     <Screen title="Wristband">

@@ -1,16 +1,10 @@
-import { NextResponse } from "next/server";
-import { getDashboard } from "@/lib/server/dashboard";
-import { assertSameOrigin, errorResponse } from "@/lib/server/guard";
-import { readSession } from "@/lib/server/session";
+import { withCookies } from "@/lib/server/auth/cookies";
+import { signOut } from "@/lib/server/auth/sign-in";
+import { answer } from "@/lib/server/http/respond";
+import { publicRoute } from "@/lib/server/http/route";
+import { OkAnswer } from "@/lib/shared/api/auth";
 
-export async function POST(request: Request) {
-  try {
-    assertSameOrigin(request);
-    const { config } = await getDashboard();
-    const session = await readSession(config.SESSION_SECRET, config.NODE_ENV === "production");
-    session.destroy();
-    return NextResponse.json({ ok: true });
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+/** Ends this session in the store (an old copy of the cookie is refused at once) and clears the cookie. */
+export const POST = publicRoute(async ({ dashboard, session }) =>
+  withCookies(answer(OkAnswer, { ok: true }), (await signOut(dashboard, session)).cookies),
+);

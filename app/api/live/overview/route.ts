@@ -1,8 +1,9 @@
-import { NextResponse } from "next/server";
-import { route } from "@/lib/server/guard";
-import { overviewReport } from "@/lib/server/live/queries";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { overviewReport } from "@/lib/server/live/reports";
+import { OverviewReport } from "@/lib/shared/api/live";
 
 /** The overview: the current event day's totals, hours, flows and late arrivals, from the aggregates. */
 export const GET = route("overview.view", async ({ dashboard }) =>
-  NextResponse.json(await overviewReport(dashboard.db)),
+  answer(OverviewReport, await overviewReport(dashboard.db)),
 );

@@ -1,10 +1,19 @@
-import { NextResponse } from "next/server";
-import { route } from "@/lib/server/guard";
-import { liveParams } from "@/lib/server/live/params";
-import { topupsDayReport } from "@/lib/server/live/queries";
+import { readQuery } from "@/lib/server/http/input";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { topupsDayReport } from "@/lib/server/live/reports";
+import { TopupsDayReport } from "@/lib/shared/api/live";
+import { TopupsQuery } from "@/lib/shared/api/params";
 
 /** Top-up flows of one event day; `direction` filters the list, `cursor` pages it. */
 export const GET = route("topups.view", async ({ request, dashboard }) => {
-  const { dayId, cursor, direction } = liveParams(request);
-  return NextResponse.json(await topupsDayReport(dashboard.db, { dayId, cursor, direction }));
+  const query = readQuery(request, TopupsQuery);
+  return answer(
+    TopupsDayReport,
+    await topupsDayReport(dashboard.db, {
+      dayId: query.day_id ?? null,
+      cursor: query.cursor,
+      direction: query.direction ?? null,
+    }),
+  );
 });

@@ -1,17 +1,12 @@
-import { route } from "@/lib/server/guard";
-import { liveParams } from "@/lib/server/live/params";
-import { nightCsv } from "@/lib/server/reconciliation/csv";
-import { nightReport } from "@/lib/server/reconciliation/night";
+import { readQuery } from "@/lib/server/http/input";
+import { csvResponse } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { nightExport } from "@/lib/server/reconciliation/csv";
+import { DayQuery } from "@/lib/shared/api/params";
 
 /** The night's figures as CSV (the same numbers as the screen). */
 export const GET = route("reconciliation.view", async ({ request, dashboard }) => {
-  const { dayId } = liveParams(request);
-  const report = await nightReport(dashboard.db, { dayId });
-  return new Response(nightCsv(report), {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="night-${report.day?.date ?? "none"}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  const { day_id } = readQuery(request, DayQuery);
+  const file = await nightExport(dashboard.db, day_id ?? null);
+  return csvResponse(file.body, file.fileName);
 });

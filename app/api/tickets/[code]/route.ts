@@ -1,13 +1,11 @@
-import { NextResponse } from "next/server";
-import { route } from "@/lib/server/guard";
-import { codeParam } from "@/lib/server/staff/common";
-import { upstream } from "@/lib/server/staff/errors";
-import { getUpstreamClient } from "@/lib/server/upstream";
+import { readParams } from "@/lib/server/http/input";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { ticketView } from "@/lib/server/staff/tickets";
+import { CodeSegment } from "@/lib/shared/api/params";
+import { TicketView } from "@/lib/shared/api/staff";
 
 /** One ticket, live. */
-export const GET = route<{ code: string }>("tickets.view", async ({ dashboard, params }) => {
-  const code = codeParam(params.code);
-  const ticket = await upstream(() => getUpstreamClient(dashboard.config).ticketByCode(code));
-  const [event] = await dashboard.db.query<{ time_zone: string }>("select time_zone from m_event limit 1");
-  return NextResponse.json({ ticket, timeZone: event?.time_zone ?? "UTC" });
-});
+export const GET = route<{ code: string }>("tickets.view", async ({ user, dashboard, params }) =>
+  answer(TicketView, await ticketView(dashboard, user, readParams(params, CodeSegment).code)),
+);

@@ -1,20 +1,16 @@
-import { route } from "@/lib/server/guard";
-import { topupsCsv } from "@/lib/server/live/csv";
-import { liveParams } from "@/lib/server/live/params";
-import { liveContext, pickDay } from "@/lib/server/live/queries";
+import { readQuery } from "@/lib/server/http/input";
+import { csvResponse } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { dayExport } from "@/lib/server/live/csv";
+import { TopupsQuery } from "@/lib/shared/api/params";
 
 /** Every top-up and withdrawal of one event day as CSV (`direction` filters). */
 export const GET = route("topups.view", async ({ request, dashboard }) => {
-  const { dayId, direction } = liveParams(request);
-  const ctx = await liveContext(dashboard.db);
-  const day = pickDay(ctx, dayId);
-  const currency = ctx.event?.currency ?? "EUR";
-  const tz = ctx.event?.time_zone ?? "UTC";
-  return new Response(day ? topupsCsv(dashboard.db, day.id, direction, currency, tz) : "id\r\n", {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="topups-${day?.date ?? "none"}${direction ? `-${direction}` : ""}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  const { day_id, direction } = readQuery(request, TopupsQuery);
+  const file = await dayExport(
+    dashboard.db,
+    { kind: "topups", direction: direction ?? null },
+    day_id ?? null,
+  );
+  return csvResponse(file.body, file.fileName);
 });

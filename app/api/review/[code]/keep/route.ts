@@ -1,10 +1,10 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
-import { route } from "@/lib/server/guard";
-import { auditedWrite } from "@/lib/server/staff/audit";
-import { codeParam, IdempotencyKey, readBody } from "@/lib/server/staff/common";
-import { forgetReviewPair } from "@/lib/server/staff/review";
-import { getUpstreamClient, type RequestOptions } from "@/lib/server/upstream";
+import { readBody, readParams } from "@/lib/server/http/input";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { keepWristband } from "@/lib/server/staff/review";
+import { CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
+import { KeepAnswer } from "@/lib/shared/api/staff";
 
 const Body = z.object({ idempotency_key: IdempotencyKey });
 
@@ -12,25 +12,10 @@ const Body = z.object({ idempotency_key: IdempotencyKey });
 export const POST = route<{ code: string }>(
   "review.resolve",
   async ({ request, user, dashboard, params }) => {
-    const code = codeParam(params.code);
+    const { code } = readParams(params, CodeSegment);
     const body = await readBody(request, Body);
-    const client = getUpstreamClient(dashboard.config);
-    const wristband = await auditedWrite(
-      dashboard.db,
-      {
-        user,
-        action: "review.keep",
-        target: code,
-        idempotencyKey: body.idempotency_key,
-        summarize: (w) => ({
-          balance: w.balance,
-          promo_balance: w.promo_balance,
-          ticket: w.ticket?.code ?? null,
-        }),
-      },
-      (opts: RequestOptions) => client.reviewWristband(code, { decision: "keep" }, opts),
-    );
-    await forgetReviewPair(dashboard.db, wristband.ticket?.code ?? null, wristband.id);
-    return NextResponse.json({ wristband });
+    return answer(KeepAnswer, {
+      wristband: await keepWristband(dashboard, user, code, body.idempotency_key),
+    });
   },
 );

@@ -1,9 +1,10 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
-import { route } from "@/lib/server/guard";
-import { auditedWrite } from "@/lib/server/staff/audit";
-import { codeParam, IdempotencyKey, readBody } from "@/lib/server/staff/common";
-import { getUpstreamClient, type RequestOptions } from "@/lib/server/upstream";
+import { readBody, readParams } from "@/lib/server/http/input";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { cancelTicket } from "@/lib/server/staff/tickets";
+import { CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
+import { TicketAnswer } from "@/lib/shared/api/staff";
 
 const Body = z.object({ idempotency_key: IdempotencyKey });
 
@@ -11,14 +12,8 @@ const Body = z.object({ idempotency_key: IdempotencyKey });
 export const POST = route<{ code: string }>(
   "tickets.cancel",
   async ({ request, user, dashboard, params }) => {
-    const code = codeParam(params.code);
+    const { code } = readParams(params, CodeSegment);
     const body = await readBody(request, Body);
-    const client = getUpstreamClient(dashboard.config);
-    const ticket = await auditedWrite(
-      dashboard.db,
-      { user, action: "tickets.cancel", target: code, idempotencyKey: body.idempotency_key },
-      (opts: RequestOptions) => client.cancelTicket(code, opts),
-    );
-    return NextResponse.json({ ticket });
+    return answer(TicketAnswer, { ticket: await cancelTicket(dashboard, user, code, body.idempotency_key) });
   },
 );

@@ -1,40 +1,19 @@
-import { NextResponse } from "next/server";
 import { z } from "zod";
-import { route } from "@/lib/server/guard";
-import { auditedWrite } from "@/lib/server/staff/audit";
-import { CodeParam, codeParam, IdempotencyKey, readBody } from "@/lib/server/staff/common";
-import { getUpstreamClient, type RequestOptions } from "@/lib/server/upstream";
+import { readBody, readParams } from "@/lib/server/http/input";
+import { answer } from "@/lib/server/http/respond";
+import { route } from "@/lib/server/http/route";
+import { checkInTicket } from "@/lib/server/staff/tickets";
+import { CodeParam, CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
+import { TicketAnswer } from "@/lib/shared/api/staff";
 
-const Body = z.object({
-  nfc: CodeParam,
-  uhf: CodeParam.optional(),
-  idempotency_key: IdempotencyKey,
-});
+const Body = z.object({ nfc: CodeParam, uhf: CodeParam.optional(), idempotency_key: IdempotencyKey });
 
 /** Check a ticket in, linking a wristband (entered or scanned). */
 export const POST = route<{ code: string }>(
   "tickets.checkin",
   async ({ request, user, dashboard, params }) => {
-    const code = codeParam(params.code);
+    const { code } = readParams(params, CodeSegment);
     const body = await readBody(request, Body);
-    const client = getUpstreamClient(dashboard.config);
-    const ticket = await auditedWrite(
-      dashboard.db,
-      {
-        user,
-        action: "tickets.check_in",
-        target: code,
-        idempotencyKey: body.idempotency_key,
-        detail: { nfc: body.nfc, ...(body.uhf ? { uhf: body.uhf } : {}) },
-        summarize: (t) => ({ status: t.status }),
-      },
-      (opts: RequestOptions) =>
-        client.checkIn(
-          code,
-          { wristband: { nfc: body.nfc, ...(body.uhf ? { uhf: body.uhf } : {}) }, device_id: "dashboard" },
-          opts,
-        ),
-    );
-    return NextResponse.json({ ticket });
+    return answer(TicketAnswer, { ticket: await checkInTicket(dashboard, user, code, body) });
   },
 );

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
+import type { SalesSummary } from "@/lib/contract";
+import type { Db } from "@/lib/db/db";
+import { UpstreamClient } from "@/lib/server/upstream/client";
+import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
+import { SyncWorker } from "../sync/worker";
+import { salesCsv } from "./csv";
+import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "./reports";
+
+/** The live reports, read from the aggregates after a real sync, against the upstream checksum. */
+
+let api: TestApi;
+let db: Db;
+let key: string;
+
+beforeAll(async () => {
+  api = await createTestApi({ scale: 0.05 });
+  key = (
+    await api.createKey({
+      name: "dashboard sync",
+      scopes: ["event.read", "tickets.read", "cashless.read", "checkins.read", "reports.read"],
+      rate_limits: { read: 100_000 },
+    })
+  ).key;
+  db = await openTestDashboardStore();
+  const client = new UpstreamClient({
+    baseUrl: "http://integration-api.test/v1",
+    apiKey: key,
+    fetch: async (url, init) => api.app.request(url, init),
+  });
+  const noop = () => {};
+  await new SyncWorker({
+    db,
+    client,
+    intervalMs: 30_000,
+    log: { info: noop, warn: noop, error: noop },
+  }).runOnce();
+});
+
+afterAll(async () => {
+  await db?.close();
+  await api?.close();
+});
+
+const byKey = <T>(rows: T[], key: (r: T) => string) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+
+describe("live reports", () => {
+  it("equal GET /reports/sales-summary for every day", async () => {
+    const days = (await api.get<{ data: { id: string }[] }>("/v1/days", key)).body.data;
+    expect(days.length).toBeGreaterThan(0);
+    for (const day of days) {
+      const summary = (await api.get<SalesSummary>(`/v1/reports/sales-summary?day_id=${day.id}`, key)).body;
+      const sales = await salesDayReport(db, { dayId: day.id });
+      expect(sales.totals).toEqual({
+        count: summary.sales.count,
+        total: summary.sales.total,
+        total_base: summary.sales.total_base,
+        total_tax: summary.sales.total_tax,
+      });
+      expect(sales.hours.reduce((n, h) => n + h.total, 0)).toBe(summary.sales.total);
+      expect(byKey(sales.by_payment_method, (m) => m.payment_method)).toEqual(
+        byKey(summary.by_payment_method, (m) => m.payment_method),
+      );
+      expect(
+        byKey(sales.by_product, (p) => p.product_id).map(({ product_id, quantity, total }) => ({
+          product_id,
+          quantity,
+          total,
+        })),
+      ).toEqual(
+        byKey(summary.by_product, (p) => p.product_id).map(({ product_id, quantity, total }) => ({
+          product_id,
+          quantity,
+          total,
+        })),
+      );
+      expect(
+        byKey(sales.by_tax, (t) => `${t.tax_type}${t.rate}`).map((t) => ({
+          tax_type: t.tax_type,
+          rate: t.rate,
+          base: t.base,
+          amount: t.tax,
+        })),
+      ).toEqual(
+        byKey(summary.by_tax, (t) => `${t.tax_type}${t.rate}`).map(({ tax_type, rate, base, amount }) => ({
+          tax_type,
+          rate,
+          base,
+          amount,
+        })),
+      );
+
+      const flows = await topupsDayReport(db, { dayId: day.id });
+      expect(flows.flows.topups).toEqual({ count: summary.topups.count, amount: summary.topups.amount });
+      expect(flows.flows.withdrawals).toEqual({
+        count: summary.withdrawals.count,
+        amount: summary.withdrawals.amount,
+      });
+      expect(flows.flows.bonus).toEqual(summary.bonuses);
+    }
+  });
+
+  it("pages the latest sales without gaps or repeats, and exports the whole day", async () => {
+    const [day] = await db.query<{ day_id: string; n: number }>(
+      "select day_id, count(*)::int as n from m_sales group by day_id order by n desc limit 1",
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const report: Awaited<ReturnType<typeof salesDayReport>> = await salesDayReport(db, {
+        dayId: day!.day_id,
+        cursor,
+      });
+      seen.push(...report.latest.data.map((s) => s.id));
+      cursor = report.latest.next_cursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(day!.n);
+    expect(seen.length).toBe(day!.n);
+
+    const text = await new Response(salesCsv(db, day!.day_id, "EUR", "Europe/Madrid")).text();
+    const lines = text.split("\r\n").filter(Boolean);
+    expect(lines[0]).toMatch(/^id,occurred_at,/);
+    expect(lines).toHaveLength(day!.n + 1);
+  });
+
+  it("answers the overview and the scans for the current day, and refuses an unknown day", async () => {
+    const overview = await overviewReport(db);
+    expect(overview.day).not.toBeNull();
+    expect(overview.event?.currency).toBeTruthy();
+    expect(overview.by_day.reduce((n, d) => n + d.count, 0)).toBeGreaterThan(0);
+    const scans = await scansDayReport(db, { dayId: null });
+    expect(scans.day?.id).toBe(overview.day?.id);
+    await expect(salesDayReport(db, { dayId: "day_nope" })).rejects.toMatchObject({ status: 400 });
+  });
+});

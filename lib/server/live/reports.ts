@@ -1,0 +1,287 @@
+import "server-only";
+import type { Queryable } from "@/lib/db/db";
+import type {
+  FlowTotals,
+  LiveContext,
+  OverviewReport,
+  SalesDayReport,
+  ScansDayReport,
+  TopupsDayReport,
+} from "@/lib/shared/api/live";
+import * as aggregates from "../store/live-aggregates";
+import * as records from "../store/live-records";
+import { eventContext, pickDay } from "../sync/freshness";
+import { decodeCursor, toPage } from "./cursor";
+import { countAmount, fillHours, sumTotals } from "./hours";
+
+/**
+ * The live screens' reports. Totals, hours and breakdowns come from the aggregate tables the
+ * mirror's triggers keep exact (migration 003); only the "latest" lists touch the mirror, through
+ * an index, one page at a time.
+ */
+
+export const PAGE_SIZE = 25;
+
+const tzOf = (ctx: LiveContext) => ctx.event?.time_zone ?? "UTC";
+const zeroSales = { count: 0, total: 0, total_base: 0, total_tax: 0 };
+
+function flowTotals(rows: aggregates.FlowRow[]): FlowTotals {
+  return {
+    topups: countAmount(rows, (r) => r.direction === "topup"),
+    withdrawals: countAmount(rows, (r) => r.direction === "withdraw"),
+    bonus: countAmount(rows, (r) => r.direction === "topup" && r.nature === "bonus"),
+  };
+}
+
+async function overviewByDay(db: Queryable, ctx: LiveContext): Promise<OverviewReport["by_day"]> {
+  const [perDay, flowsPerDay] = await Promise.all([aggregates.salesPerDay(db), aggregates.flowsPerDay(db)]);
+  const flow = (dayId: string, direction: string) =>
+    flowsPerDay.find((r) => r.day_id === dayId && r.direction === direction)?.amount ?? 0;
+  return ctx.days.map((d) => {
+    const s = perDay.find((r) => r.day_id === d.id);
+    return {
+      day_id: d.id,
+      name: d.name,
+      date: d.date,
+      count: s?.count ?? 0,
+      total: s?.total ?? 0,
+      topups: flow(d.id, "topup"),
+      withdrawals: flow(d.id, "withdraw"),
+    };
+  });
+}
+
+export async function overviewReport(db: Queryable, now = new Date()): Promise<OverviewReport> {
+  const ctx = await eventContext(db, now);
+  const tz = tzOf(ctx);
+  const day = pickDay(ctx, null, now);
+  const index = day ? ctx.days.findIndex((d) => d.id === day.id) : -1;
+  const previous = index > 0 ? (ctx.days[index - 1] ?? null) : null;
+  const by_day = await overviewByDay(db, ctx);
+  if (!day) {
+    const empty = { count: 0, amount: 0 };
+    return {
+      ...ctx,
+      day: null,
+      previous_day: null,
+      totals: { ...zeroSales, average_basket: 0 },
+      flows: { topups: empty, withdrawals: empty, bonus: empty },
+      hours: [],
+      by_day,
+      late: { count: 0, total: 0, devices: [] },
+    };
+  }
+  const hours = await aggregates.salesHours(db, day.id);
+  const totals = sumTotals(hours);
+  const filled = fillHours(day, tz, hours, zeroSales);
+  const previousFilled = previous
+    ? fillHours(previous, tz, await aggregates.salesHours(db, previous.id), zeroSales)
+    : [];
+  const late = await aggregates.lateSalesByDevice(db, day.id);
+  return {
+    ...ctx,
+    day,
+    previous_day: previous,
+    totals: { ...totals, average_basket: totals.count ? Math.round(totals.total / totals.count) : 0 },
+    flows: flowTotals(await aggregates.flowHours(db, day.id)),
+    hours: filled.map((h, i) => ({
+      hour: h.hour,
+      total: h.total,
+      count: h.count,
+      previous_total: previous ? (previousFilled[i]?.total ?? null) : null,
+    })),
+    by_day,
+    late: {
+      count: late.reduce((n, r) => n + r.count, 0),
+      total: late.reduce((n, r) => n + r.total, 0),
+      devices: late,
+    },
+  };
+}
+
+export async function salesDayReport(
+  db: Queryable,
+  options: { dayId: string | null; cursor?: string | null; now?: Date },
+): Promise<SalesDayReport> {
+  const ctx = await eventContext(db, options.now);
+  const day = pickDay(ctx, options.dayId, options.now);
+  const after = decodeCursor(options.cursor);
+  if (!day)
+    return {
+      ...ctx,
+      day: null,
+      totals: zeroSales,
+      hours: [],
+      by_product: [],
+      by_device: [],
+      by_payment_method: [],
+      by_tax: [],
+      latest: { data: [], next_cursor: null },
+    };
+  const [hours, by_product, by_device, by_payment_method, by_tax, latest] = await Promise.all([
+    aggregates.salesHours(db, day.id),
+    aggregates.salesByProduct(db, day.id),
+    aggregates.salesByDevice(db, day.id),
+    aggregates.salesByPaymentMethod(db, day.id),
+    aggregates.salesByTax(db, day.id),
+    records.salesPage(db, day.id, PAGE_SIZE + 1, after),
+  ]);
+  return {
+    ...ctx,
+    day,
+    totals: sumTotals(hours),
+    hours: fillHours(day, tzOf(ctx), hours, zeroSales),
+    by_product,
+    by_device,
+    by_payment_method,
+    by_tax,
+    latest: toPage(latest, PAGE_SIZE),
+  };
+}
+
+type Flows = { topups: number; withdrawals: number };
+
+/** Sums flow rows into groups (by hour, method or nature), topped up against withdrawn. */
+function groupFlows<G extends Flows>(
+  rows: aggregates.FlowRow[],
+  key: (r: aggregates.FlowRow) => string,
+  make: (k: string) => G,
+  withCount = false,
+): G[] {
+  const groups = new Map<string, G>();
+  for (const r of rows) {
+    const g = groups.get(key(r)) ?? make(key(r));
+    g[r.direction === "topup" ? "topups" : "withdrawals"] += r.amount;
+    if (withCount) (g as G & { count: number }).count += r.count;
+    groups.set(key(r), g);
+  }
+  return [...groups.values()];
+}
+
+export async function topupsDayReport(
+  db: Queryable,
+  options: {
+    dayId: string | null;
+    direction?: "topup" | "withdraw" | null;
+    cursor?: string | null;
+    now?: Date;
+  },
+): Promise<TopupsDayReport> {
+  const ctx = await eventContext(db, options.now);
+  const day = pickDay(ctx, options.dayId, options.now);
+  const after = decodeCursor(options.cursor);
+  const perDay = await aggregates.flowsPerDay(db);
+  const flow = (dayId: string, direction: string) =>
+    perDay.find((r) => r.day_id === dayId && r.direction === direction)?.amount ?? 0;
+  const by_day = ctx.days.map((d) => ({
+    day_id: d.id,
+    name: d.name,
+    topups: flow(d.id, "topup"),
+    withdrawals: flow(d.id, "withdraw"),
+  }));
+  const none = { count: 0, amount: 0 };
+  if (!day)
+    return {
+      ...ctx,
+      day: null,
+      flows: { topups: none, withdrawals: none, bonus: none },
+      net_inflow: 0,
+      hours: [],
+      by_day,
+      by_payment_method: [],
+      by_nature: [],
+      latest: { data: [], next_cursor: null },
+    };
+  const [rows, latest] = await Promise.all([
+    aggregates.flowHours(db, day.id),
+    records.topupsPage(db, day.id, PAGE_SIZE + 1, after, options.direction ?? null),
+  ]);
+  const paidIn = countAmount(rows, (r) => r.direction === "topup" && r.nature === "paid").amount;
+  const out = countAmount(rows, (r) => r.direction === "withdraw").amount;
+  const hours = groupFlows(
+    rows,
+    (r) => r.hour,
+    (hour) => ({ hour, topups: 0, withdrawals: 0 }),
+  );
+  return {
+    ...ctx,
+    day,
+    flows: flowTotals(rows),
+    net_inflow: paidIn - out,
+    hours: fillHours(day, tzOf(ctx), hours, { topups: 0, withdrawals: 0 }),
+    by_day,
+    by_payment_method: groupFlows(
+      rows,
+      (r) => r.payment_method,
+      (payment_method) => ({ payment_method, topups: 0, withdrawals: 0, count: 0 }),
+      true,
+    ).sort((a, b) => a.payment_method.localeCompare(b.payment_method)),
+    by_nature: groupFlows(
+      rows,
+      (r) => r.nature,
+      (nature) => ({ nature, topups: 0, withdrawals: 0, count: 0 }),
+      true,
+    ).sort((a, b) => a.nature.localeCompare(b.nature)),
+    latest: toPage(
+      latest.map(({ created_at: _, ...row }) => row),
+      PAGE_SIZE,
+    ),
+  };
+}
+
+export async function scansDayReport(
+  db: Queryable,
+  options: { dayId: string | null; now?: Date },
+): Promise<ScansDayReport> {
+  const ctx = await eventContext(db, options.now);
+  const day = pickDay(ctx, options.dayId, options.now);
+  const zoneRows = await aggregates.zones(db);
+  if (!day)
+    return {
+      ...ctx,
+      day: null,
+      totals: { allowed: 0, denied: 0 },
+      zones: zoneRows,
+      hours: [],
+      by_zone: [],
+      denied_by_reason: [],
+      latest_denials: [],
+    };
+  const rows = await aggregates.scanHours(db, day.id);
+  const zoneName = (id: string) => (id ? (zoneRows.find((z) => z.zone_id === id)?.name ?? id) : "No zone");
+  const zones = new Map<string, { zone_id: string; name: string; allowed: number; denied: number }>();
+  const hours = new Map<string, ScansDayReport["hours"][number]>();
+  const reasons = new Map<string, number>();
+  for (const r of rows) {
+    const h = hours.get(r.hour) ?? { hour: r.hour, allowed: 0, denied: 0, by_zone: {} };
+    const z = zones.get(r.zone_id) ?? {
+      zone_id: r.zone_id,
+      name: zoneName(r.zone_id),
+      allowed: 0,
+      denied: 0,
+    };
+    const side = r.allowed ? "allowed" : "denied";
+    h[side] += r.count;
+    z[side] += r.count;
+    if (!r.allowed) reasons.set(r.reason || "unknown", (reasons.get(r.reason || "unknown") ?? 0) + r.count);
+    h.by_zone[r.zone_id] = (h.by_zone[r.zone_id] ?? 0) + r.count;
+    hours.set(r.hour, h);
+    zones.set(r.zone_id, z);
+  }
+  const byZone = [...zones.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    ...ctx,
+    day,
+    totals: {
+      allowed: byZone.reduce((n, z) => n + z.allowed, 0),
+      denied: byZone.reduce((n, z) => n + z.denied, 0),
+    },
+    zones: byZone.map(({ zone_id, name }) => ({ zone_id, name })),
+    hours: fillHours(day, tzOf(ctx), [...hours.values()], { allowed: 0, denied: 0, by_zone: {} }),
+    by_zone: byZone,
+    denied_by_reason: [...reasons.entries()]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count),
+    latest_denials: await records.latestDenials(db, day.id),
+  };
+}

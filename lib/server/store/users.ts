@@ -1,0 +1,81 @@
+import "server-only";
+import type { Queryable } from "@/lib/db/db";
+import type { Role } from "@/lib/shared/permissions";
+
+export interface User {
+  id: string;
+  username: string;
+  role: Role;
+  created_at: string;
+}
+
+const COLUMNS = "id, username, role, created_at";
+
+export async function insertUser(
+  db: Queryable,
+  row: { id: string; username: string; passwordHash: string; role: Role },
+): Promise<User> {
+  const [user] = await db.query<User>(
+    `insert into users (id, username, password_hash, role) values ($1, $2, $3, $4) returning ${COLUMNS}`,
+    [row.id, row.username, row.passwordHash, row.role],
+  );
+  return user!;
+}
+
+export async function usernameTaken(db: Queryable, username: string): Promise<boolean> {
+  return (await db.query("select 1 from users where username = $1", [username])).length > 0;
+}
+
+export function listUsers(db: Queryable): Promise<User[]> {
+  return db.query<User>(`select ${COLUMNS} from users order by username`);
+}
+
+/** Removes a user; their sessions go with them (on delete cascade). */
+export async function deleteUser(db: Queryable, username: string): Promise<User | undefined> {
+  const [user] = await db.query<User>(`delete from users where username = $1 returning ${COLUMNS}`, [
+    username,
+  ]);
+  return user;
+}
+
+/** A new password hash. */
+export async function updatePassword(
+  db: Queryable,
+  username: string,
+  passwordHash: string,
+): Promise<User | undefined> {
+  const [user] = await db.query<User>(
+    `update users set password_hash = $2, updated_at = now() where username = $1 returning ${COLUMNS}`,
+    [username, passwordHash],
+  );
+  return user;
+}
+
+export async function updateRole(db: Queryable, username: string, role: Role): Promise<User | undefined> {
+  const [user] = await db.query<User>(
+    `update users set role = $2, updated_at = now() where username = $1 returning ${COLUMNS}`,
+    [username, role],
+  );
+  return user;
+}
+
+export async function findUser(db: Queryable, id: string): Promise<User | undefined> {
+  const [user] = await db.query<User>(`select ${COLUMNS} from users where id = $1`, [id]);
+  return user;
+}
+
+export async function findUserByName(db: Queryable, username: string): Promise<User | undefined> {
+  const [user] = await db.query<User>(`select ${COLUMNS} from users where username = $1`, [username]);
+  return user;
+}
+
+export async function findUserWithHash(
+  db: Queryable,
+  username: string,
+): Promise<(User & { password_hash: string }) | undefined> {
+  const [row] = await db.query<User & { password_hash: string }>(
+    `select ${COLUMNS}, password_hash from users where username = $1`,
+    [username],
+  );
+  return row;
+}

@@ -1,0 +1,168 @@
+import { z } from "zod";
+
+/**
+ * Answers of the live screens' route handlers (`app/api/live/*`), declared once: the server's
+ * answer is parsed with these schemas before it leaves, the browser parses it again on arrival.
+ * Money is in minor units of `event.currency`; instants are ISO UTC and shown in `event.time_zone`.
+ */
+
+const count = z.number();
+const money = z.number();
+const instant = z.string();
+
+export const LiveEvent = z.object({ name: z.string(), currency: z.string(), time_zone: z.string() });
+export type LiveEvent = z.infer<typeof LiveEvent>;
+
+export const LiveDay = z.object({
+  id: z.string(),
+  name: z.string(),
+  date: z.string(),
+  starts_at: instant,
+  ends_at: instant,
+});
+export type LiveDay = z.infer<typeof LiveDay>;
+
+/** What every live answer carries: the event, its days, and how fresh the mirror is. */
+export const LiveContext = z.object({
+  event: LiveEvent.nullable(),
+  days: z.array(LiveDay),
+  /** The sales resource's last successful sync (null: never synced yet). */
+  as_of: instant.nullable(),
+  sync: z.object({
+    healthy: z.boolean(),
+    worker_stale: z.boolean().nullable(),
+    failing: z.array(z.string()),
+    last_error: z.object({ message: z.string(), request_id: z.string().nullable(), at: instant }).nullable(),
+    /** Lag of the sales tail at its last success (seconds). */
+    sales_lag_seconds: z.number().nullable(),
+    days_mismatched: z.array(z.string()),
+    /** Resources never synced yet (their screens are not empty, just not mirrored yet). */
+    pending: z.array(z.string()),
+  }),
+});
+export type LiveContext = z.infer<typeof LiveContext>;
+
+export const SalesTotals = z.object({ count, total: money, total_base: money, total_tax: money });
+export type SalesTotals = z.infer<typeof SalesTotals>;
+
+export const HourPoint = SalesTotals.extend({
+  /** UTC instant at which the event-local hour starts. */
+  hour: instant,
+});
+export type HourPoint = z.infer<typeof HourPoint>;
+
+export const CountAmount = z.object({ count, amount: money });
+export type CountAmount = z.infer<typeof CountAmount>;
+
+export const FlowTotals = z.object({ topups: CountAmount, withdrawals: CountAmount, bonus: CountAmount });
+export type FlowTotals = z.infer<typeof FlowTotals>;
+
+export const LateArrivals = z.object({
+  count,
+  total: money,
+  devices: z.array(
+    z.object({ device_id: z.string(), count, total: money, latest_created_at: instant.nullable() }),
+  ),
+});
+export type LateArrivals = z.infer<typeof LateArrivals>;
+
+const Page = <T extends z.ZodType>(row: T) =>
+  z.object({ data: z.array(row), next_cursor: z.string().nullable() });
+
+export const OverviewReport = LiveContext.extend({
+  day: LiveDay.nullable(),
+  previous_day: LiveDay.nullable(),
+  totals: SalesTotals.extend({ average_basket: money }),
+  flows: FlowTotals,
+  /** Every hour bucket of the day's window, with the previous day's same hour of its window. */
+  hours: z.array(z.object({ hour: instant, total: money, count, previous_total: money.nullable() })),
+  by_day: z.array(
+    z.object({
+      day_id: z.string(),
+      name: z.string(),
+      date: z.string(),
+      count,
+      total: money,
+      topups: money,
+      withdrawals: money,
+    }),
+  ),
+  late: LateArrivals,
+});
+export type OverviewReport = z.infer<typeof OverviewReport>;
+
+export const SaleRow = z.object({
+  id: z.string(),
+  status: z.string(),
+  type: z.string(),
+  payment_method: z.string(),
+  total: money,
+  device_id: z.string().nullable(),
+  occurred_at: instant,
+  created_at: instant,
+});
+export type SaleRow = z.infer<typeof SaleRow>;
+
+export const SalesDayReport = LiveContext.extend({
+  day: LiveDay.nullable(),
+  totals: SalesTotals,
+  hours: z.array(HourPoint),
+  by_product: z.array(z.object({ product_id: z.string(), name: z.string(), quantity: count, total: money })),
+  by_device: z.array(z.object({ device_id: z.string(), count, total: money })),
+  by_payment_method: z.array(z.object({ payment_method: z.string(), count, total: money })),
+  by_tax: z.array(z.object({ tax_type: z.string(), rate: z.number(), base: money, tax: money })),
+  latest: Page(SaleRow),
+});
+export type SalesDayReport = z.infer<typeof SalesDayReport>;
+
+export const TopupRow = z.object({
+  id: z.string(),
+  direction: z.enum(["topup", "withdraw"]),
+  amount: money,
+  payment_method: z.string(),
+  nature: z.string(),
+  status: z.string(),
+  device_id: z.string().nullable(),
+  occurred_at: instant,
+});
+export type TopupRow = z.infer<typeof TopupRow>;
+
+export const TopupsDayReport = LiveContext.extend({
+  day: LiveDay.nullable(),
+  flows: FlowTotals,
+  /** Paid top-ups minus withdrawals (bonus and courtesy credit is not money in). */
+  net_inflow: money,
+  hours: z.array(z.object({ hour: instant, topups: money, withdrawals: money })),
+  by_day: z.array(z.object({ day_id: z.string(), name: z.string(), topups: money, withdrawals: money })),
+  by_payment_method: z.array(
+    z.object({ payment_method: z.string(), topups: money, withdrawals: money, count }),
+  ),
+  by_nature: z.array(z.object({ nature: z.string(), topups: money, withdrawals: money, count })),
+  latest: Page(TopupRow),
+});
+export type TopupsDayReport = z.infer<typeof TopupsDayReport>;
+
+export const ScanRow = z.object({
+  id: z.string(),
+  kind: z.string(),
+  reason: z.string().nullable(),
+  zone: z.string().nullable(),
+  ticket_code: z.string().nullable(),
+  device_id: z.string().nullable(),
+  occurred_at: instant,
+});
+export type ScanRow = z.infer<typeof ScanRow>;
+
+export const ScansDayReport = LiveContext.extend({
+  day: LiveDay.nullable(),
+  totals: z.object({ allowed: count, denied: count }),
+  zones: z.array(z.object({ zone_id: z.string(), name: z.string() })),
+  /** Per hour: allowed and denied per zone id. */
+  hours: z.array(
+    z.object({ hour: instant, allowed: count, denied: count, by_zone: z.record(z.string(), count) }),
+  ),
+  by_zone: z.array(z.object({ zone_id: z.string(), name: z.string(), allowed: count, denied: count })),
+  denied_by_reason: z.array(z.object({ reason: z.string(), count })),
+  latest_denials: z.array(ScanRow),
+});
+export type ScansDayReport = z.infer<typeof ScansDayReport>;

@@ -1,0 +1,59 @@
+/**
+ * The one permission table: pages (navigation, buttons) and route handlers read it, so a role
+ * can never do on the server what its screens do not offer, nor the reverse.
+ */
+export const roles = ["manager", "supervisor", "staff"] as const;
+export type Role = (typeof roles)[number];
+
+export const permissions = {
+  "overview.view": ["manager", "supervisor"],
+  "sales.view": ["manager", "supervisor"],
+  "topups.view": ["manager", "supervisor"],
+  "topups.create": ["manager", "supervisor"],
+  "withdrawals.create": ["manager", "supervisor"],
+  "scans.view": ["manager", "supervisor", "staff"],
+  "tickets.view": ["manager", "supervisor", "staff"],
+  "tickets.checkin": ["manager", "supervisor", "staff"],
+  "tickets.cancel": ["manager"],
+  "tickets.import": ["manager"],
+  "wristbands.view": ["manager", "supervisor", "staff"],
+  "review.view": ["manager", "supervisor"],
+  "review.resolve": ["manager", "supervisor"],
+  "reconciliation.view": ["manager", "supervisor"],
+  "reconciliation.signoff": ["manager", "supervisor"],
+  "audit.view": ["manager"],
+  "users.manage": ["manager"],
+  "connection.view": ["manager", "supervisor", "staff"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof permissions;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (permissions[permission] as readonly Role[]).includes(role);
+}
+
+/** The screens of the console, in navigation order, with the permission each needs. */
+export const screens = [
+  { href: "/", label: "Overview", permission: "overview.view" },
+  { href: "/sales", label: "Sales by day", permission: "sales.view" },
+  { href: "/topups", label: "Top-ups", permission: "topups.view" },
+  { href: "/desk", label: "Top-up desk", permission: "topups.create" },
+  { href: "/search", label: "Search", permission: "tickets.view" },
+  { href: "/wristbands", label: "Wristbands", permission: "wristbands.view" },
+  { href: "/tickets", label: "Tickets", permission: "tickets.view" },
+  { href: "/review", label: "Review queue", permission: "review.view" },
+  { href: "/import", label: "Ticket import", permission: "tickets.import" },
+  { href: "/reconciliation", label: "Night reconciliation", permission: "reconciliation.view" },
+  { href: "/scans", label: "Door scans", permission: "scans.view" },
+  { href: "/audit", label: "Audit log", permission: "audit.view" },
+  { href: "/users", label: "Users", permission: "users.manage" },
+  { href: "/connection", label: "Connection", permission: "connection.view" },
+] as const satisfies readonly { href: string; label: string; permission: Permission }[];
+
+/**
+ * Where a role lands after login (and after a screen it may not open): its first screen. Managers
+ * and supervisors land on the overview; staff on the search, the gate's tool.
+ */
+export function homeFor(role: Role): string {
+  return screens.find((s) => can(role, s.permission))?.href ?? "/connection";
+}

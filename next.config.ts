@@ -1,0 +1,18 @@
+import type { NextConfig } from "next";
+import { IMPORT_MAX_BYTES } from "./lib/shared/api/limits";
+
+const nextConfig: NextConfig = {
+  // Native/WASM database drivers load from node_modules at run time instead of being bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  poweredByHeader: false,
+  typedRoutes: false,
+  experimental: {
+    // With a proxy (proxy.ts) the framework keeps at most this much of a request body and silently
+    // drops the rest (from the chunk that crosses it). A megabyte above the console's own largest
+    // limit — more than any socket chunk — so that a body past the console's limit still arrives
+    // past it, and the console's check (lib/server/http/input.ts, 413 with the limit) answers.
+    proxyClientMaxBodySize: IMPORT_MAX_BYTES + 1024 * 1024,
+  },
+};
+
+export default nextConfig;
