@@ -8,15 +8,3 @@ export function Screen({ title, children }: { title: string; children: ReactNode
     </section>
   );
 }
-
-/**
- * @deprecated Never shown any more: `pageUser` sends a role that may not open a screen to its home
- * with a notice. Kept only until the pages written before that are merged; then remove it.
- */
-export function Forbidden() {
-  return (
-    <Screen title="Not available for your role">
-      <p role="alert">Your role does not give access to this screen.</p>
-    </Screen>
-  );
-}

@@ -77,9 +77,7 @@ test("repeated wrong passwords lock the account for new browsers; a manager unlo
   const row = manager.getByRole("table", { name: "Accounts" }).getByRole("row", { name: /lockout-victim/ });
   await expect(row).toContainText("Locked until");
   await expect(row).toContainText("6");
-  await expect(manager.getByRole("table", { name: "Failed sign-ins" })).toContainText(
-    "lockout-victim",
-  );
+  await expect(manager.getByRole("table", { name: "Failed sign-ins" })).toContainText("lockout-victim");
   await row.getByRole("button", { name: "Unlock lockout-victim" }).click();
   await expect(row).toContainText("allowed");
   await managerContext.close();

@@ -1,10 +1,9 @@
-import { Forbidden, Screen } from "@/components/screen";
+import { Screen } from "@/components/screen";
 import { UsersScreen } from "@/components/users/users-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {
-  const { user, allowed } = await pageUser("users.manage");
-  if (!allowed) return <Forbidden />;
+  const { user } = await pageUser("users.manage");
   return (
     <Screen title="Users">
       <UsersScreen me={user.username} />

@@ -11,12 +11,11 @@ export const DENIED_PARAM = "denied";
 /**
  * For pages: the signed-in user, who may see this screen. A role that may not is sent to its home
  * with `?denied=<the screen's path>` (shown there as a short notice), never to a dead end.
- * `allowed` is always true when this returns; it stays for pages written before the redirect.
  */
-export async function pageUser(permission: Permission): Promise<{ user: SessionUser; allowed: true }> {
+export async function pageUser(permission: Permission): Promise<{ user: SessionUser }> {
   const user = await signedInUser();
   if (!can(user.role, permission)) redirect(deniedRedirect(user, permission));
-  return { user, allowed: true };
+  return { user };
 }
 
 /** The role's home, naming the screen it was refused (the first screen that needs `permission`). */
