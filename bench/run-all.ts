@@ -9,24 +9,14 @@
  * the other BENCH_* variables reach the benchmarks unchanged and are listed in the results. Exits
  * non-zero when a benchmark failed to run or a goal was missed.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { buildDashboardIfNeeded } from "../scripts/dashboard-build";
 import { benches } from "./report";
 import { loadAverage, machine } from "./report/machine";
 import type { BenchDef, Row } from "./report/types";
 
-const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
-const SOURCES = [
-  "app",
-  "components",
-  "lib",
-  "proxy.ts",
-  "instrumentation.ts",
-  "next.config.ts",
-  "package-lock.json",
-];
 const RESULTS = "bench/results.md";
 
 interface StepRun {
@@ -34,25 +24,6 @@ interface StepRun {
   code: number | null;
   seconds: number;
   json: Record<string, unknown> | null;
-}
-
-function newestSource(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newestSource(join(path, entry))));
-}
-
-/** Builds the dashboard when there is no build or a source file is newer than it; returns seconds or null. */
-function buildIfNeeded(): number | null {
-  const buildId = ".next/BUILD_ID";
-  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  if (built && Math.max(...SOURCES.map(newestSource)) < built) return null;
-  console.log("\n== building the dashboard (next build) ==");
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
-  if (result.status !== 0) throw new Error("next build failed");
-  return (performance.now() - started) / 1000;
 }
 
 function runStep(step: BenchDef): Promise<StepRun> {
@@ -168,7 +139,9 @@ async function main() {
     throw new Error(`BENCH_ONLY: known benchmarks are ${benches.map((s) => s.id).join(", ")}`);
   const host = await machine();
   console.log(`npm run bench — ${startedAt.toISOString()}; load average at start ${host.load}`);
-  const buildSeconds = selected.some((s) => s.needsBuild) ? buildIfNeeded() : null;
+  const buildSeconds = selected.some((s) => s.needsBuild)
+    ? buildDashboardIfNeeded(() => console.log("\n== building the dashboard (next build) =="))
+    : null;
 
   const runs: StepRun[] = [];
   for (const step of selected) runs.push(await runStep(step));

@@ -6,9 +6,9 @@
  * logins, builds the dashboard if needed and starts it on PORT. With both set: only the dashboard,
  * against that upstream. Ctrl-C stops everything; a restart keeps all data.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { loadApiConfig } from "../integration-api/config";
@@ -17,6 +17,7 @@ import { scopes } from "../lib/contract/resources";
 import { DEMO_USERS } from "../lib/server/auth/demo-users";
 import { addUser, listUsers } from "../lib/server/auth/users";
 import { openDashboardStore } from "../lib/server/store";
+import { buildDashboardIfNeeded } from "./dashboard-build";
 
 const env = z
   .object({
@@ -33,33 +34,6 @@ const env = z
 const DASHBOARD_SCOPES = scopes.filter((s) => s !== "*");
 
 const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
-
-const SOURCES = [
-  "app",
-  "components",
-  "lib",
-  "proxy.ts",
-  "instrumentation.ts",
-  "next.config.ts",
-  "package-lock.json",
-];
-
-function newestSource(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newestSource(join(path, entry))));
-}
-
-/** Builds the dashboard when there is no build or a source file is newer than it. */
-function buildIfNeeded() {
-  const buildId = ".next/BUILD_ID";
-  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  if (built && Math.max(...SOURCES.map(newestSource)) < built) return;
-  console.log("[start] building the dashboard (next build)...");
-  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
-  if (result.status !== 0) throw new Error("next build failed");
-}
 
 function secretFile(path: string, make: () => string): string {
   if (existsSync(path)) return readFileSync(path, "utf8").trim();
@@ -118,7 +92,7 @@ async function main() {
     await ensureDemoUsers(env.DATA_DIR, env.DATABASE_URL);
   }
 
-  buildIfNeeded();
+  buildDashboardIfNeeded(() => console.log("[start] building the dashboard (next build)..."));
   // Node runs Next's own entry (no npx in between), so stopping this child stops the server.
   const dashboard: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(env.PORT)], {
     stdio: ["ignore", "inherit", "inherit"],

@@ -1,0 +1,41 @@
+/**
+ * The rule shared by `npm start` and `npm run bench`: build the dashboard (`next build`) when there is
+ * no build yet or a source file is newer than it.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
+
+/** What a build depends on; a change to any of them makes the build stale. */
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "messages",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "package-lock.json",
+];
+
+function newestSource(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((entry) => newestSource(join(path, entry))));
+}
+
+/** Builds when needed; returns the build's seconds, or null when the build was up to date. */
+export function buildDashboardIfNeeded(announce: () => void): number | null {
+  const buildId = ".next/BUILD_ID";
+  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  if (built && Math.max(...SOURCES.map(newestSource)) < built) return null;
+  announce();
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("next build failed");
+  return (performance.now() - started) / 1000;
+}
