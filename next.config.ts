@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 import { IMPORT_MAX_BYTES } from "./lib/shared/api/limits";
 
 const nextConfig: NextConfig = {
@@ -15,4 +16,7 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// The language of each request: lib/server/i18n/request.ts (no locale in the URL; it is per user).
+const withNextIntl = createNextIntlPlugin("./lib/server/i18n/request.ts");
+
+export default withNextIntl(nextConfig);

@@ -158,7 +158,7 @@ async function phase(name: string, run: (q: string) => Promise<SearchResult>) {
 }
 
 /** Names cost no lookup budget: the user only matters for codes. */
-const BENCH_STAFF = { id: "bench_staff", username: "bench-staff", role: "staff" as const };
+const BENCH_STAFF = { id: "bench_staff", username: "bench-staff", role: "staff" as const, locale: null };
 
 // Names never reach the upstream: a client pointed at nothing proves it (a request would fail).
 const upstream = new UpstreamClient({

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { DataTable } from "@/components/ui/data-table";
 import { Field, Fields } from "@/components/ui/fields";
 import { Panel } from "@/components/ui/panel";
@@ -10,28 +11,29 @@ import { ConnectionReport } from "@/lib/shared/api/connection";
 import { timeOfDay } from "@/lib/shared/format/time";
 
 export function ConnectionView() {
+  const t = useTranslations("connection");
   const query = useQuery({
     queryKey: ["connection"],
     queryFn: () => fetchJson("/api/connection", ConnectionReport),
   });
-  if (query.isPending) return <Loading what="the connection" />;
+  if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { ping, pingError, sync, upstream, timeZone } = query.data;
   const quota = query.data.quota ?? sync.quota;
   const time = (at: string | Date | null) => (at ? timeOfDay(at, timeZone) : "—");
   return (
     <div className="space-y-6">
-      <Panel id="key-heading" title="Integration API key">
-        <p className="text-sm text-slate-600">Upstream: {upstream}</p>
+      <Panel id="key-heading" title={t("keyTitle")}>
+        <p className="text-sm text-slate-600">{t("upstream", { url: upstream })}</p>
         {pingError && (
           <p role="alert" className="mt-2 rounded bg-red-50 p-2 text-red-800">
-            The key does not work: {pingError.code} — {pingError.message}
-            {pingError.request_id && <span> (request {pingError.request_id})</span>}
+            {t("keyFails", { code: pingError.code, message: pingError.message })}
+            {pingError.request_id && <span>{t("request", { id: pingError.request_id })}</span>}
           </p>
         )}
         {ping && (
           <Fields className="mt-2">
-            <Field label="Environment">
+            <Field label={t("environment")}>
               <span
                 data-testid="environment-badge"
                 className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${ping.environment === "live" ? "bg-green-700 text-white" : "bg-amber-200 text-amber-950"}`}
@@ -39,10 +41,10 @@ export function ConnectionView() {
                 {ping.environment}
               </span>
             </Field>
-            <Field label="Event">{ping.event.name}</Field>
-            <Field label="Key">{ping.key.name}</Field>
-            <Field label="Scopes">
-              <ul aria-label="Scopes" className="flex flex-wrap gap-1">
+            <Field label={t("event")}>{ping.event.name}</Field>
+            <Field label={t("key")}>{ping.key.name}</Field>
+            <Field label={t("scopes")}>
+              <ul aria-label={t("scopes")} className="flex flex-wrap gap-1">
                 {ping.key.scopes.map((s) => (
                   <li key={s} className="rounded bg-slate-100 px-2 py-0.5 font-mono text-xs">
                     {s}
@@ -50,35 +52,43 @@ export function ConnectionView() {
                 ))}
               </ul>
             </Field>
-            <Field label="Restrictions">
+            <Field label={t("restrictions")}>
               {ping.key.restrictions.ticket_type_ids.length || ping.key.restrictions.day_ids.length
-                ? `ticket types: ${ping.key.restrictions.ticket_type_ids.join(", ") || "all"}; days: ${ping.key.restrictions.day_ids.join(", ") || "all"}`
-                : "none (the whole event)"}
+                ? t("restricted", {
+                    types: ping.key.restrictions.ticket_type_ids.join(", ") || t("all"),
+                    days: ping.key.restrictions.day_ids.join(", ") || t("all"),
+                  })
+                : t("unrestricted")}
             </Field>
-            <Field label="Rate limits">
-              read {ping.key.rate_limits.read}/min · write {ping.key.rate_limits.write}/min · check-in{" "}
-              {ping.key.rate_limits.checkin}/min · access {ping.key.rate_limits.access}/min
-            </Field>
-            <Field label="Read quota now">
+            <Field label={t("rateLimits")}>{t("rateLimitsValue", { ...ping.key.rate_limits })}</Field>
+            <Field label={t("quota")}>
               {quota
-                ? `${quota.remaining} of ${quota.limit} left, resets ${time(quota.resetAt)}`
-                : "not observed yet"}
+                ? t("quotaValue", {
+                    remaining: quota.remaining,
+                    limit: quota.limit,
+                    time: time(quota.resetAt),
+                  })
+                : t("quotaUnknown")}
             </Field>
           </Fields>
         )}
       </Panel>
 
-      <Panel id="sync-heading" title={`Sync ${sync.healthy ? "— healthy" : "— needs attention"}`}>
+      <Panel id="sync-heading" title={sync.healthy ? t("syncHealthy") : t("syncAttention")}>
         <p className="mb-2 text-sm text-slate-600">
           {sync.worker
-            ? `Worker ${sync.worker.instance}: ${sync.worker.cycles} cycles, last finished ${time(sync.worker.lastCycleFinishedAt)}${sync.worker.stale ? " (no heartbeat: stale)" : ""}`
-            : "No sync worker has run on this store yet."}
+            ? t("worker", {
+                instance: sync.worker.instance,
+                cycles: sync.worker.cycles,
+                time: time(sync.worker.lastCycleFinishedAt),
+              }) + (sync.worker.stale ? t("stale") : "")
+            : t("noWorker")}
         </p>
         <DataTable
-          caption="Sync status per resource"
+          caption={t("syncCaption")}
           hiddenCaption
           rowHeaders
-          columns={["Resource", "Last success", "Lag", "Requests", "Records", "Last error"]}
+          columns={[t("resource"), t("lastSuccess"), t("lag"), t("requests"), t("records"), t("lastError")]}
           rows={sync.resources.map((r) => ({
             key: r.resource,
             cells: [
@@ -89,7 +99,7 @@ export function ConnectionView() {
               r.recordsSynced,
               <span key="error" className={r.failing ? "text-red-800" : "text-slate-600"}>
                 {r.lastError
-                  ? `${r.lastError.code ?? ""} ${r.lastError.message}${r.lastError.requestId ? ` (request ${r.lastError.requestId})` : ""}`
+                  ? `${r.lastError.code ?? ""} ${r.lastError.message}${r.lastError.requestId ? t("request", { id: r.lastError.requestId }) : ""}`
                   : "—"}
               </span>,
             ],
@@ -97,15 +107,15 @@ export function ConnectionView() {
         />
       </Panel>
 
-      <Panel id="errors-heading" title="Latest upstream errors">
+      <Panel id="errors-heading" title={t("errorsTitle")}>
         {sync.errors.length === 0 ? (
-          <p className="text-sm text-slate-600">None.</p>
+          <p className="text-sm text-slate-600">{t("none")}</p>
         ) : (
           <ul className="space-y-1 text-sm">
             {sync.errors.map((e) => (
               <li key={`${e.at}-${e.resource}-${e.requestId}`}>
                 {time(e.at)} · {e.resource} · {e.status ?? "—"} {e.code}: {e.message}
-                {e.requestId && <span className="font-mono"> (request {e.requestId})</span>}
+                {e.requestId && <span className="font-mono">{t("request", { id: e.requestId })}</span>}
               </li>
             ))}
           </ul>

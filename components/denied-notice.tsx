@@ -1,6 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { secondaryButtonClass } from "@/components/ui/class-names";
 import { screens } from "@/lib/shared/permissions";
 
@@ -9,6 +10,7 @@ import { screens } from "@/lib/shared/permissions";
  * guard sent it to its home with `?denied=<that screen's path>`. Dismissing removes the parameter.
  */
 export function DeniedNotice() {
+  const t = useTranslations();
   const params = useSearchParams();
   const pathname = usePathname();
   const router = useRouter();
@@ -26,11 +28,10 @@ export function DeniedNotice() {
       className="mx-4 mt-4 flex flex-wrap items-center gap-3 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 md:mx-6"
     >
       <p className="min-w-0 flex-1">
-        {screen ? `“${screen.label}”` : "That screen"} is not available for your role: here is your home
-        screen instead.
+        {screen ? t("denied.screen", { screen: t(`screens.${screen.key}`) }) : t("denied.other")}
       </p>
       <button type="button" onClick={dismiss} className={secondaryButtonClass}>
-        Dismiss
+        {t("denied.dismiss")}
       </button>
     </div>
   );

@@ -1,10 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { safeNextPath } from "@/lib/shared/safe-next";
 
 export function LoginForm({ next }: { next?: string }) {
+  const t = useTranslations("login");
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -22,14 +24,14 @@ export function LoginForm({ next }: { next?: string }) {
       });
       const body = (await res.json()) as { home?: string; error?: { message: string } };
       if (!res.ok) {
-        setError(body.error?.message ?? "Sign-in failed.");
+        setError(body.error?.message ?? t("failed"));
         return;
       }
       // Checked on the server already; checked again here, where the navigation happens.
       router.replace(safeNextPath(next) ?? body.home ?? "/");
       router.refresh();
     } catch {
-      setError("The console cannot be reached. Check the connection and try again.");
+      setError(t("unreachable"));
     } finally {
       setPending(false);
     }
@@ -39,7 +41,7 @@ export function LoginForm({ next }: { next?: string }) {
     <form onSubmit={submit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <div>
         <label htmlFor="username" className="block text-sm font-medium">
-          Username
+          {t("username")}
         </label>
         <input
           id="username"
@@ -51,7 +53,7 @@ export function LoginForm({ next }: { next?: string }) {
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
-          Password
+          {t("password")}
         </label>
         <input
           id="password"
@@ -72,7 +74,7 @@ export function LoginForm({ next }: { next?: string }) {
         disabled={pending}
         className="w-full rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
       >
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("signingIn") : t("signIn")}
       </button>
     </form>
   );

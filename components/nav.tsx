@@ -2,7 +2,9 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { LanguageSwitcher } from "@/components/language-switcher";
 import { can, type Role, screens } from "@/lib/shared/permissions";
 
 /**
@@ -12,6 +14,7 @@ import { can, type Role, screens } from "@/lib/shared/permissions";
  * screen is chosen), so that the search box comes right after one short bar.
  */
 export function Nav({ role, username }: { role: Role; username: string }) {
+  const t = useTranslations();
   const pathname = usePathname();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -40,7 +43,7 @@ export function Nav({ role, username }: { role: Role; username: string }) {
   }
   return (
     <nav
-      aria-label="Screens"
+      aria-label={t("nav.label")}
       onKeyDown={closeOnEscape}
       className="border-b border-slate-200 bg-white px-3 py-1 md:w-56 md:border-r md:border-b-0 md:p-3"
     >
@@ -54,10 +57,14 @@ export function Nav({ role, username }: { role: Role; username: string }) {
           className="flex min-h-11 items-center gap-2 rounded px-2 text-sm font-medium text-slate-900 hover:bg-slate-100 md:hidden"
         >
           <MenuIcon open={open} />
-          Menu
+          {t("nav.menu")}
         </button>
         <p className="min-w-0 truncate text-sm text-slate-600 md:mb-2 md:px-2">
-          Signed in as <span className="font-medium text-slate-900">{username}</span> ({role})
+          {t.rich("nav.signedInAs", {
+            username,
+            role: t(`roles.${role}`),
+            name: (chunks) => <span className="font-medium text-slate-900">{chunks}</span>,
+          })}
         </p>
       </div>
       <div id="screens-menu" ref={list} className={open ? "pb-2" : "hidden md:block"}>
@@ -74,7 +81,7 @@ export function Nav({ role, username }: { role: Role; username: string }) {
                     onClick={() => setOpen(false)}
                     className={`flex items-center rounded px-2 py-1.5 text-sm max-md:min-h-11 ${active ? "bg-blue-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
                   >
-                    {s.label}
+                    {t(`screens.${s.key}`)}
                   </Link>
                 </li>
               );
@@ -85,15 +92,16 @@ export function Nav({ role, username }: { role: Role; username: string }) {
           onClick={() => signOut()}
           className="mt-4 w-full rounded px-2 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 max-md:min-h-11"
         >
-          Sign out
+          {t("nav.signOut")}
         </button>
         <button
           type="button"
           onClick={() => signOut(true)}
           className="w-full rounded px-2 py-1.5 text-left text-sm text-slate-700 hover:bg-slate-100 max-md:min-h-11"
         >
-          Sign out everywhere
+          {t("nav.signOutEverywhere")}
         </button>
+        <LanguageSwitcher className="mt-4 px-2" />
       </div>
     </nav>
   );

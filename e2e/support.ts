@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
+import type { Locale } from "../lib/shared/i18n/locales";
+import { translatorFor } from "../lib/shared/i18n/messages";
 import { screens } from "../lib/shared/permissions";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
 
@@ -14,12 +16,19 @@ export const LOGINS = {
   staff: { username: "staff", password: "staff-demo-pass" },
 } as const;
 
-export async function signIn(page: Page, role: keyof typeof LOGINS) {
+/** Signs in through the sign-in page, which speaks `lang` (the browser's language). */
+export async function signIn(page: Page, role: keyof typeof LOGINS, lang: Locale = "en") {
+  const t = translatorFor(lang);
   await page.goto("/login");
-  await page.getByLabel("Username").fill(LOGINS[role].username);
-  await page.getByLabel("Password").fill(LOGINS[role].password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText(`Signed in as ${LOGINS[role].username}`)).toBeVisible();
+  await page.getByLabel(t("login.username")).fill(LOGINS[role].username);
+  await page.getByLabel(t("login.password")).fill(LOGINS[role].password);
+  await page.getByRole("button", { name: t("login.signIn") }).click();
+  const signedIn = t.markup("nav.signedInAs", {
+    username: LOGINS[role].username,
+    role: t(`roles.${role}`),
+    name: (chunks) => chunks,
+  });
+  await expect(page.getByText(signedIn)).toBeVisible();
 }
 
 /**

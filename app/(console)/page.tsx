@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   await pageUser("overview.view");
   return (
-    <Screen title="Overview">
+    <Screen page="overview">
       <OverviewView />
     </Screen>
   );

@@ -1,4 +1,6 @@
 import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { LanguageSwitcher } from "@/components/language-switcher";
 import { LoginForm } from "@/components/login-form";
 import { loginPageState } from "@/lib/server/auth/login-page";
 import { safeNextPath } from "@/lib/shared/safe-next";
@@ -9,9 +11,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const { signedInHome, demoUsers } = await loginPageState();
   const { next } = await searchParams;
   if (signedInHome) redirect(signedInHome);
+  const t = await getTranslations();
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
-      <h1 className="mb-6 text-2xl font-semibold">Event operations console</h1>
+      <LanguageSwitcher className="mb-4 self-end" />
+      <h1 className="mb-6 text-2xl font-semibold">{t("login.heading")}</h1>
       <LoginForm next={safeNextPath(next) ?? undefined} />
       {demoUsers.length > 0 && (
         <section
@@ -19,12 +23,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           className="mt-8 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm"
         >
           <h2 id="demo-logins" className="mb-2 font-semibold">
-            Sandbox demo logins
+            {t("login.demoLogins")}
           </h2>
           <ul className="space-y-1">
             {demoUsers.map((u) => (
               <li key={u.username}>
-                <span className="font-medium">{u.role}</span>: <code>{u.username}</code> /{" "}
+                <span className="font-medium">{t(`roles.${u.role}`)}</span>: <code>{u.username}</code> /{" "}
                 <code>{u.password}</code>
               </li>
             ))}

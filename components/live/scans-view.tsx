@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { chartColors, hourTickLabels, paletteColor, SeriesChart } from "@/components/ui/chart-frame";
 import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
@@ -13,12 +15,15 @@ import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
 
 export function ScansView() {
+  const t = useTranslations("scans");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const [dayId, setDayId] = useState<string | null>(null);
   const query = useLiveReport("/api/live/scans", ScansDayReport, { day_id: dayId });
-  if (!query.data) return <ReportNotLoaded query={query} what="the door scans" />;
+  if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
-  const { time, timeZone } = eventFormat(data);
-  if (!data.day) return <Empty>The event has no days yet.</Empty>;
+  const { time, timeZone } = eventFormat(data, locale);
+  if (!data.day) return <Empty>{t("noDays")}</Empty>;
   const labels = hourTickLabels(data.hours, timeZone);
   const zones = data.by_zone;
   const perZoneHour = data.hours.map((h, i) => ({
@@ -36,19 +41,23 @@ export function ScansView() {
     <div className="space-y-6">
       <DayReportHeader report={data} day={data.day} query={query} onPick={setDayId} />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-3">
-        <Stat label="Allowed" value={formatCount(allowed)} testId="scans-allowed" />
-        <Stat label="Denied" value={formatCount(denied)} testId="scans-denied" />
+        <Stat label={t("allowed")} value={formatCount(allowed, locale)} testId="scans-allowed" />
+        <Stat label={t("denied")} value={formatCount(denied, locale)} testId="scans-denied" />
         <Stat
-          label="Denial rate"
-          value={allowed + denied ? `${((100 * denied) / (allowed + denied)).toFixed(1)} %` : "—"}
+          label={t("denialRate")}
+          value={
+            allowed + denied
+              ? `${((100 * denied) / (allowed + denied)).toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`
+              : "—"
+          }
         />
       </dl>
-      {allowed + denied === 0 && <Empty>No door scans this day.</Empty>}
+      {allowed + denied === 0 && <Empty>{t("noScans")}</Empty>}
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel id="scans-zone-hour" title={`Scans per zone per hour (${timeZone})`}>
+        <Panel id="scans-zone-hour" title={t("perZoneHourTitle", { timeZone })}>
           <SeriesChart
-            label="Scans per zone per hour"
+            label={t("perZoneHour")}
             data={perZoneHour}
             hourly
             legend
@@ -60,49 +69,49 @@ export function ScansView() {
             }))}
           />
         </Panel>
-        <Panel id="scans-allowed-denied" title="Allowed against denied, per hour">
+        <Panel id="scans-allowed-denied" title={t("allowedDeniedTitle")}>
           <SeriesChart
-            label="Allowed and denied scans per hour"
+            label={t("allowedDeniedChart")}
             data={allowedDenied}
             hourly
             legend
             series={[
-              { key: "allowed", name: "Allowed", color: chartColors.allowed, stack: "a" },
-              { key: "denied", name: "Denied", color: chartColors.denied, stack: "a" },
+              { key: "allowed", name: t("allowed"), color: chartColors.allowed, stack: "a" },
+              { key: "denied", name: t("denied"), color: chartColors.denied, stack: "a" },
             ]}
           />
         </Panel>
-        <Panel id="scans-by-zone" title="Per zone">
+        <Panel id="scans-by-zone" title={t("perZone")}>
           <DataTable
-            caption="Scans per zone"
+            caption={t("perZoneCaption")}
             hiddenCaption
-            columns={["Zone", numeric("Allowed"), numeric("Denied")]}
+            columns={[t("zone"), numeric(t("allowed")), numeric(t("denied"))]}
             rows={zones.map((z) => ({ key: z.zone_id, cells: [z.name, z.allowed, z.denied] }))}
           />
         </Panel>
-        <Panel id="scans-reasons" title="Denials by reason">
+        <Panel id="scans-reasons" title={t("reasonsTitle")}>
           <DataTable
-            caption="Denials by reason"
+            caption={t("reasonsTitle")}
             hiddenCaption
-            empty={<Empty>No denials this day.</Empty>}
-            columns={["Reason", numeric("Denied")]}
-            rows={data.denied_by_reason.map((r) => ({ key: r.reason, cells: [r.reason, r.count] }))}
+            empty={<Empty>{t("noDenials")}</Empty>}
+            columns={[t("reason"), numeric(t("denied"))]}
+            rows={data.denied_by_reason.map((r) => ({ key: r.reason, cells: [value(r.reason), r.count] }))}
           />
         </Panel>
       </div>
 
-      <Panel id="scans-latest-denials" title="Latest denials">
+      <Panel id="scans-latest-denials" title={t("latestTitle")}>
         <DataTable
-          caption="Latest denials, newest first"
+          caption={t("latestCaption")}
           hiddenCaption
-          empty={<Empty>No denials this day.</Empty>}
-          columns={["When", "Zone", "Reason", "Code", "Gate"]}
+          empty={<Empty>{t("noDenials")}</Empty>}
+          columns={[t("when"), t("zone"), t("reason"), t("code"), t("gate")]}
           rows={data.latest_denials.map((d) => ({
             key: d.id,
             cells: [
               time(d.occurred_at),
               d.zone ?? "—",
-              d.reason ?? "—",
+              d.reason ? value(d.reason) : "—",
               d.ticket_code ?? "—",
               d.device_id ?? "—",
             ],

@@ -1,8 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
@@ -31,6 +33,10 @@ function Detail({ detail }: { detail: Record<string, unknown> }) {
 
 /** Every write: who, what, when, the Idempotency-Key, the upstream request id, the outcome. */
 export function AuditView() {
+  const t = useTranslations("audit");
+  const roles = useTranslations("roles");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const pager = useCursorPager();
   const query = useQuery({
     queryKey: ["audit", pager.cursor],
@@ -38,34 +44,34 @@ export function AuditView() {
     // Only the newest page grows.
     refetchInterval: pager.cursor ? false : 30_000,
   });
-  if (query.isPending) return <Loading what="the audit log" />;
+  if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { data: entries, next_before, timeZone } = query.data;
   return (
     <div className="rounded border border-slate-200 bg-white p-4">
       <DataTable
-        caption="Audit log"
+        caption={t("caption")}
         hiddenCaption
         columns={[
-          { label: "When", cellClassName: "whitespace-nowrap" },
-          "Who",
-          "Action",
-          { label: "Target", cellClassName: wrapping },
-          "Outcome",
-          { label: "Idempotency-Key", cellClassName: wrapping },
-          { label: "Upstream request", cellClassName: wrapping },
-          { label: "Detail", cellClassName: `${mono} min-w-[12rem]` },
+          { label: t("when"), cellClassName: "whitespace-nowrap" },
+          t("who"),
+          t("action"),
+          { label: t("target"), cellClassName: wrapping },
+          t("outcome"),
+          { label: t("idempotencyKey"), cellClassName: wrapping },
+          { label: t("upstreamRequest"), cellClassName: wrapping },
+          { label: t("detail"), cellClassName: `${mono} min-w-[12rem]` },
         ]}
         rows={entries.map((e) => ({
           key: e.id,
           className: "align-top",
           cells: [
-            dateTime(e.at, timeZone),
-            `${e.username} (${e.role})`,
+            dateTime(e.at, timeZone, locale),
+            t("who_role", { username: e.username, role: roles(e.role) }),
             e.action,
             <SafeText key="target" text={e.target ?? "—"} />,
             <span key="outcome" className={e.outcome === "ok" ? "text-green-800" : "text-red-800"}>
-              {e.outcome}
+              {value(e.outcome)}
             </span>,
             e.idempotency_key ?? "—",
             e.upstream_request_id ?? "—",
@@ -75,10 +81,10 @@ export function AuditView() {
       />
       {entries.length === 0 && (
         <Empty plain className="mt-2">
-          No writes yet.
+          {t("none")}
         </Empty>
       )}
-      <CursorPagerNav pager={pager} next={next_before} label="Audit log pages" />
+      <CursorPagerNav pager={pager} next={next_before} label={t("pages")} />
     </div>
   );
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cameraProblem } from "./camera";
+import { translatorFor } from "@/lib/shared/i18n/messages";
+import { cameraProblem as problemOf } from "./camera";
+
+/** The words the scanner shows for a failure, in English. */
+const t = translatorFor("en");
+const cameraProblem = (err: unknown, secure: boolean) => t(`camera.${problemOf(err, secure)}`);
 
 const error = (name: string) => new DOMException("browser detail", name);
 
@@ -26,6 +31,14 @@ describe("cameraProblem", () => {
   it("names HTTPS when the page is not secure, the usual cause of a missing camera API", () => {
     expect(cameraProblem(error("NotSupportedError"), false)).toMatch(/secure \(HTTPS\) address/);
     expect(cameraProblem(error("NotSupportedError"), true)).toMatch(/^This browser cannot use the camera/);
+  });
+
+  it("has the same problems in Spanish, each in its own words", () => {
+    const es = translatorFor("es");
+    const names = ["NotAllowedError", "NotFoundError", "NotReadableError", "NotSupportedError", "Whatever"];
+    const words = names.map((name) => es(`camera.${problemOf(error(name), true)}`));
+    expect(new Set(words).size).toBe(names.length);
+    for (const w of words) expect(w).toMatch(/escribe el código/i);
   });
 
   it("does not repeat the browser's own words", () => {

@@ -21,24 +21,27 @@ export function stopCamera(stream: MediaStream | null | undefined) {
   for (const track of stream?.getTracks() ?? []) track.stop();
 }
 
-/** Plain words for a failure to open the camera (`secure`: whether the page is HTTPS or localhost). */
-export function cameraProblem(err: unknown, secure: boolean): string {
+export type CameraProblem = "refused" | "missing" | "busy" | "unsupported" | "insecure" | "failed";
+
+/**
+ * Which failure to open the camera this is (`secure`: whether the page is HTTPS or localhost); its
+ * plain words are the message `camera.<problem>`.
+ */
+export function cameraProblem(err: unknown, secure: boolean): CameraProblem {
   const name = err instanceof DOMException || err instanceof Error ? err.name : "";
   switch (name) {
     case "NotAllowedError":
     case "SecurityError":
-      return "Camera access was refused. Allow the camera for this site in the browser's settings, or type the code.";
+      return "refused";
     case "NotFoundError":
     case "OverconstrainedError":
-      return "No camera was found on this device. Type the code instead.";
+      return "missing";
     case "NotReadableError":
     case "AbortError":
-      return "The camera is busy (another app may be using it). Close that app and try again, or type the code.";
+      return "busy";
     case "NotSupportedError":
-      return secure
-        ? "This browser cannot use the camera. Type the code instead."
-        : "The camera only works on a secure (HTTPS) address. Type the code instead.";
+      return secure ? "unsupported" : "insecure";
     default:
-      return "The camera could not be started. Type the code instead.";
+      return "failed";
   }
 }

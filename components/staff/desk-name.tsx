@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { type FormEvent, useEffect, useState } from "react";
 import { inputClass, primaryButtonClass, toolButtonClass } from "@/components/ui/class-names";
 import { SafeText } from "@/components/ui/safe-text";
@@ -30,23 +31,21 @@ export function useDeskName(): { name: string | null; ready: boolean; set: (name
 
 /** "Which desk is this?": asked once per browser, before the first operation. */
 export function DeskNamePrompt({ initial, onName }: { initial?: string; onName: (name: string) => void }) {
+  const t = useTranslations("deskName");
   const [text, setText] = useState(initial ?? "");
   const [error, setError] = useState<string | null>(null);
   function submit(e: FormEvent) {
     e.preventDefault();
     const parsed = DeskName.safeParse(text);
-    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
+    if (!parsed.success) return setError(deskNameProblem(t, parsed.error.issues[0]!.code));
     onName(parsed.data);
   }
   return (
     <form onSubmit={submit} className="space-y-2 rounded border border-slate-200 bg-white p-4">
-      <p className="text-sm">
-        Name this desk once: every top-up and withdrawal from this browser is recorded as taken at it, so the
-        night's expected money per desk adds up.
-      </p>
+      <p className="text-sm">{t("intro")}</p>
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col text-sm">
-          Desk name
+          {t("label")}
           <input
             value={text}
             onChange={(e) => setText(e.target.value)}
@@ -57,7 +56,7 @@ export function DeskNamePrompt({ initial, onName }: { initial?: string; onName: 
           />
         </label>
         <button type="submit" className={primaryButtonClass}>
-          Use this desk
+          {t("use")}
         </button>
       </div>
       {error && (
@@ -69,16 +68,24 @@ export function DeskNamePrompt({ initial, onName }: { initial?: string; onName: 
   );
 }
 
+/** What is wrong with a desk name, by the rule it broke (DeskName in lib/shared/api/params.ts). */
+function deskNameProblem(t: ReturnType<typeof useTranslations<"deskName">>, code: string): string {
+  if (code === "too_small") return t("required");
+  if (code === "too_big") return t("tooLong");
+  return t("characters");
+}
+
 /** The desk in use, with a way to change it. */
 export function DeskNameBar({ name, onChange }: { name: string; onChange: () => void }) {
+  const t = useTranslations("deskName");
   return (
     <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="desk-name">
-      Desk:{" "}
+      {t("desk")}{" "}
       <strong>
         <SafeText text={name} />
       </strong>
       <button type="button" className={toolButtonClass} onClick={onChange}>
-        Change desk
+        {t("change")}
       </button>
     </p>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { secondaryButtonClass } from "@/components/ui/class-names";
 import { audioForBeep, signalRead } from "./scan-feedback";
@@ -15,12 +16,13 @@ const ScannerDialog = dynamic(() => import("./scanner-dialog").then((m) => m.Sca
 export function ScanButton({
   onCode,
   label,
-  title = "Scan a code",
+  title,
 }: {
   onCode: (code: string) => void;
   label?: string;
   title?: string;
 }) {
+  const t = useTranslations("scan");
   const [open, setOpen] = useState(false);
   const audio = useRef<AudioContext | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -41,12 +43,12 @@ export function ScanButton({
       <button ref={button} type="button" aria-label={label} onClick={start} className={secondaryButtonClass}>
         <span className="flex items-center gap-1.5">
           <CameraIcon />
-          Scan
+          {t("button")}
         </span>
       </button>
       {open && (
         <ScannerDialog
-          title={title}
+          title={title ?? t("title")}
           onClose={close}
           onCode={(code) => {
             signalRead(audio.current);

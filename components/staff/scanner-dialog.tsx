@@ -1,14 +1,18 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { secondaryButtonClass } from "@/components/ui/class-names";
-import { cameraProblem, openRearCamera, stopCamera } from "./camera";
+import { type CameraProblem, cameraProblem, openRearCamera, stopCamera } from "./camera";
 import { createCodeReader } from "./code-reader";
 
 /** How often a frame is read while nothing has been found (ms). */
 const READ_EVERY_MS = 150;
 
-type State = { kind: "starting" } | { kind: "scanning" } | { kind: "failed"; message: string };
+type State =
+  | { kind: "starting" }
+  | { kind: "scanning" }
+  | { kind: "failed"; problem: CameraProblem | "reader" };
 
 /**
  * The camera's picture in a modal dialog until a code is read (`onCode`, once) or the person
@@ -27,6 +31,7 @@ export function ScannerDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const video = useRef<HTMLVideoElement>(null);
+  const t = useTranslations();
   const [state, setState] = useState<State>({ kind: "starting" });
   // The latest callbacks, so that the camera's effect runs once per opening.
   const callbacks = useRef({ onCode, onClose });
@@ -51,7 +56,7 @@ export function ScannerDialog({
         media = await openRearCamera();
       } catch (err) {
         reading.catch(() => {});
-        if (!done) setState({ kind: "failed", message: cameraProblem(err, window.isSecureContext) });
+        if (!done) setState({ kind: "failed", problem: cameraProblem(err, window.isSecureContext) });
         return;
       }
       if (done) return stopCamera(media);
@@ -64,7 +69,7 @@ export function ScannerDialog({
         await el.play();
       } catch {
         stop();
-        setState({ kind: "failed", message: "The code reader could not be started. Type the code instead." });
+        setState({ kind: "failed", problem: "reader" });
         return;
       }
       if (done) return;
@@ -109,7 +114,7 @@ export function ScannerDialog({
       <div className="relative aspect-[4/3] overflow-hidden rounded bg-slate-900">
         <video
           ref={video}
-          aria-label="Camera picture"
+          aria-label={t("scan.picture")}
           muted
           playsInline
           className={`size-full object-cover ${state.kind === "scanning" ? "" : "invisible"}`}
@@ -123,16 +128,16 @@ export function ScannerDialog({
       </div>
       {state.kind === "failed" ? (
         <p role="alert" className="mt-3 rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-          {state.message}
+          {state.problem === "reader" ? t("scan.readerFailed") : t(`camera.${state.problem}`)}
         </p>
       ) : (
         <p role="status" className="mt-3 text-sm text-slate-700">
-          {state.kind === "starting" ? "Starting the camera…" : "Hold the code inside the frame."}
+          {state.kind === "starting" ? t("scan.starting") : t("scan.hold")}
         </p>
       )}
       <div className="mt-3 flex justify-end">
         <button type="button" className={secondaryButtonClass} onClick={onClose}>
-          Close
+          {t("scan.close")}
         </button>
       </div>
     </dialog>

@@ -2,8 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { inputClass, primaryButtonClass } from "@/components/ui/class-names";
+import { useErrorText } from "@/components/ui/error-text";
 import { ErrorBox } from "@/components/ui/states";
 import { isConsoleError } from "@/lib/shared/api/errors";
 import { ScanButton } from "./scan-button";
@@ -15,6 +17,8 @@ import { fetchSearch, pageOf, searchKey } from "./search-query";
  * the tickets found (/search?q=, the answer handed over through the query cache).
  */
 export function SearchBox() {
+  const t = useTranslations("search");
+  const errorText = useErrorText();
   const router = useRouter();
   const queryClient = useQueryClient();
   const [text, setText] = useState("");
@@ -44,7 +48,7 @@ export function SearchBox() {
       <search>
         <form onSubmit={submit} className="flex flex-wrap items-center gap-2">
           <label htmlFor="header-search" className="w-full text-sm font-medium md:w-auto">
-            Find a code or a name
+            {t("label")}
           </label>
           <input
             id="header-search"
@@ -52,17 +56,17 @@ export function SearchBox() {
             enterKeyHint="search"
             value={text}
             onChange={(e) => setText(e.target.value)}
-            placeholder="Ticket, wristband or name"
+            placeholder={t("placeholder")}
             className={`${inputClass} min-w-0 flex-1 md:w-72 md:flex-none`}
             autoComplete="off"
             autoCapitalize="off"
             spellCheck={false}
           />
           <button type="submit" disabled={busy} className={primaryButtonClass}>
-            {busy ? "Searching…" : "Search"}
+            {busy ? t("searching") : t("submit")}
           </button>
           <ScanButton
-            title="Scan a ticket or wristband"
+            title={t("scanTitle")}
             onCode={(code) => {
               setText(code);
               void run(code);
@@ -74,7 +78,7 @@ export function SearchBox() {
         <div className="mt-2">
           {isConsoleError(error) && error.code === "nothing_found" ? (
             <p role="alert" className="rounded border border-amber-200 bg-amber-50 p-2 text-amber-900">
-              {error.message}
+              {errorText(error)}
             </p>
           ) : (
             <ErrorBox error={error} />

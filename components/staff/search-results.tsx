@@ -3,9 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useEffect } from "react";
 import { textLinkClass } from "@/components/ui/class-names";
 import { DataTable } from "@/components/ui/data-table";
+import { useErrorText } from "@/components/ui/error-text";
 import { Panel } from "@/components/ui/panel";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { isConsoleError } from "@/lib/shared/api/errors";
@@ -18,6 +20,8 @@ import { StatusBadge } from "./status-badge";
  * that name, best first), or how to search when nothing was asked yet.
  */
 export function SearchResults() {
+  const t = useTranslations("search");
+  const errorText = useErrorText();
   const text = useSearchParams().get("q")?.trim() ?? "";
   const router = useRouter();
   const query = useQuery({
@@ -39,29 +43,27 @@ export function SearchResults() {
   if (!text) {
     return (
       <p className="max-w-prose text-slate-700">
-        Type a ticket code, a wristband&apos;s NFC or UHF code, or an attendee&apos;s name (accents not
-        needed, the start of each word is enough) in the search box, or press <strong>Scan</strong> to read a
-        ticket&apos;s QR code or barcode with the camera.
+        {t.rich("help", { b: (chunks) => <strong>{chunks}</strong> })}
       </p>
     );
   }
-  if (query.isPending) return <Loading what="the search" />;
+  if (query.isPending) return <Loading what={t("loadingSearch")} />;
   if (query.isError) {
     const error = query.error;
     return isConsoleError(error) && error.code === "nothing_found" ? (
-      <Empty>{error.message}</Empty>
+      <Empty>{errorText(error)}</Empty>
     ) : (
       <ErrorBox error={error} />
     );
   }
-  if (found?.kind !== "names") return <Loading what="the page found" />;
+  if (found?.kind !== "names") return <Loading what={t("loadingPage")} />;
   return (
-    <Panel title={`Tickets of attendees named “${text}”`} id="name-results">
+    <Panel title={t("resultsTitle", { text })} id="name-results">
       <DataTable
-        caption={`Attendees named “${text}”, best match first`}
+        caption={t("resultsCaption", { text })}
         hiddenCaption
         phone="cards"
-        columns={["Attendee", "Code", "Type", "Status"]}
+        columns={[t("colAttendee"), t("colCode"), t("colType"), t("colStatus")]}
         rows={found.matches.map((m) => ({
           key: m.code,
           cells: [
@@ -80,11 +82,7 @@ export function SearchResults() {
           ],
         }))}
       />
-      {found.more && (
-        <p className="mt-2 text-sm text-slate-600">
-          Only the best {NAME_MATCHES_MAX} are shown: type more of the name to find the others.
-        </p>
-      )}
+      {found.more && <p className="mt-2 text-sm text-slate-600">{t("more", { max: NAME_MATCHES_MAX })}</p>}
     </Panel>
   );
 }

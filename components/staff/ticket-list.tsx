@@ -3,10 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { inputClass, textLinkClass } from "@/components/ui/class-names";
 import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
+import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
@@ -18,17 +20,21 @@ import { StatusBadge } from "./status-badge";
 
 /** Open a code directly (tickets or wristbands screen). */
 export function CodeLookup({ kind }: { kind: "tickets" | "wristbands" }) {
+  const t = useTranslations("lookup");
   const router = useRouter();
   return (
     <CodeForm
-      label={kind === "tickets" ? "Ticket code" : "Wristband NFC or UHF code"}
-      submitLabel="Open"
+      label={kind === "tickets" ? t("ticketCode") : t("wristbandCode")}
+      submitLabel={t("open")}
       onCode={(code) => router.push(`/${kind}/${encodeURIComponent(code)}`)}
     />
   );
 }
 
 export function TicketList() {
+  const t = useTranslations("ticketList");
+  const st = useTranslations("status");
+  const locale = useIntlLocale();
   const [status, setStatus] = useState("");
   const [since, setSince] = useState("");
   const pager = useCursorPager();
@@ -45,10 +51,10 @@ export function TicketList() {
   });
   const list = query.data;
   return (
-    <Panel title="Ticket list">
+    <Panel title={t("title")}>
       <div className="mb-3 flex flex-wrap items-end gap-3">
         <label className="flex flex-col text-sm">
-          Status
+          {t("status")}
           <select
             value={status}
             onChange={(e) => {
@@ -57,14 +63,14 @@ export function TicketList() {
             }}
             className={inputClass}
           >
-            <option value="">any</option>
-            <option value="active">active</option>
-            <option value="used">used</option>
-            <option value="inactive">inactive (cancelled)</option>
+            <option value="">{t("any")}</option>
+            <option value="active">{st("active")}</option>
+            <option value="used">{st("used")}</option>
+            <option value="inactive">{t("inactiveCancelled")}</option>
           </select>
         </label>
         <label className="flex flex-col text-sm">
-          Changed since
+          {t("changedSince")}
           <input
             type="datetime-local"
             value={since}
@@ -76,38 +82,42 @@ export function TicketList() {
           />
         </label>
       </div>
-      {query.isPending && <Loading what="tickets" />}
+      {query.isPending && <Loading what={t("loading")} />}
       {query.isError && <ErrorBox error={query.error} />}
       {list && (
         <>
           <DataTable
-            caption="Tickets"
+            caption={t("caption")}
             hiddenCaption
-            columns={["Code", "Status", "Type", "Attendee", "Changed"]}
-            rows={list.data.map((t) => ({
-              key: t.id,
+            columns={[t("colCode"), t("colStatus"), t("colType"), t("colAttendee"), t("colChanged")]}
+            rows={list.data.map((ticket) => ({
+              key: ticket.id,
               cells: [
-                <Link key="code" className={textLinkClass} href={`/tickets/${encodeURIComponent(t.code)}`}>
-                  {t.code}
+                <Link
+                  key="code"
+                  className={textLinkClass}
+                  href={`/tickets/${encodeURIComponent(ticket.code)}`}
+                >
+                  {ticket.code}
                 </Link>,
-                <StatusBadge key="status" status={t.status} />,
-                t.ticket_type.name,
-                <SafeText key="attendee" text={t.attendee.name} />,
-                dateTime(t.updated_at, list.timeZone),
+                <StatusBadge key="status" status={ticket.status} />,
+                ticket.ticket_type.name,
+                <SafeText key="attendee" text={ticket.attendee.name} />,
+                dateTime(ticket.updated_at, list.timeZone, locale),
               ],
             }))}
           />
           {list.data.length === 0 && (
             <Empty plain className="mt-2">
-              No tickets match.
+              {t("none")}
             </Empty>
           )}
           <CursorPagerNav
             pager={pager}
             next={list.has_more ? list.next_cursor : null}
-            label="Ticket list pages"
-            backLabel="Previous"
-            forwardLabel="Next"
+            label={t("pages")}
+            backLabel={t("previous")}
+            forwardLabel={t("next")}
           />
         </>
       )}

@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import {
   dangerButtonClass,
@@ -17,6 +18,7 @@ import { ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
 import { type Ticket, TicketAnswer, TicketView as TicketAnswerSchema } from "@/lib/shared/api/staff";
 import { dateTime } from "@/lib/shared/format/time";
+import { intlLocale, type Locale } from "@/lib/shared/i18n/locales";
 import { useIdempotentPost } from "./idempotent-post";
 import { ScanButton } from "./scan-button";
 import { StatusBadge } from "./status-badge";
@@ -30,35 +32,39 @@ export function TicketView({
   canCheckIn: boolean;
   canCancel: boolean;
 }) {
+  const t = useTranslations("ticket");
+  const locale = intlLocale(useLocale() as Locale);
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ["ticket", code],
     queryFn: () => fetchJson(`/api/tickets/${encodeURIComponent(code)}`, TicketAnswerSchema),
   });
-  if (query.isPending) return <Loading what="the ticket" />;
+  if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { ticket, timeZone } = query.data;
-  const update = (t: Ticket) => queryClient.setQueryData(["ticket", code], { ticket: t, timeZone });
-  const when = (at: string | null) => (at ? dateTime(at, timeZone) : "—");
+  const update = (next: Ticket) => queryClient.setQueryData(["ticket", code], { ticket: next, timeZone });
+  const when = (at: string | null) => (at ? dateTime(at, timeZone, locale) : "—");
   return (
     <div className="space-y-4">
-      <Panel title={`Ticket ${ticket.code}`}>
+      <Panel title={t("title", { code: ticket.code })}>
         <Fields>
-          <Field label="Status">
+          <Field label={t("status")}>
             <StatusBadge status={ticket.status} />
           </Field>
-          <Field label="Type">{ticket.ticket_type.name}</Field>
-          <Field label="Attendee">
+          <Field label={t("type")}>{ticket.ticket_type.name}</Field>
+          <Field label={t("attendee")}>
             <SafeText text={ticket.attendee.name} /> · <SafeText text={ticket.attendee.email} />
           </Field>
-          <Field label="Document">
+          <Field label={t("document")}>
             {ticket.attendee.document
               ? `${ticket.attendee.document.type} ····${ticket.attendee.document.last4}`
-              : "none"}
+              : t("none")}
           </Field>
-          <Field label="Valid days">{ticket.valid_days.map((d) => d.name).join(", ") || "—"}</Field>
-          <Field label="Extra zones">{ticket.extra_zones.map((z) => z.name).join(", ") || "none"}</Field>
-          <Field label="Wristband">
+          <Field label={t("validDays")}>{ticket.valid_days.map((d) => d.name).join(", ") || "—"}</Field>
+          <Field label={t("extraZones")}>
+            {ticket.extra_zones.map((z) => z.name).join(", ") || t("none")}
+          </Field>
+          <Field label={t("wristband")}>
             {ticket.wristband ? (
               <Link
                 className={textLinkClass}
@@ -67,11 +73,11 @@ export function TicketView({
                 {ticket.wristband.nfc}
               </Link>
             ) : (
-              "none yet"
+              t("noneYet")
             )}
           </Field>
-          <Field label="Checked in">{when(ticket.checked_in_at)}</Field>
-          <Field label="Updated">{when(ticket.updated_at)}</Field>
+          <Field label={t("checkedIn")}>{when(ticket.checked_in_at)}</Field>
+          <Field label={t("updated")}>{when(ticket.updated_at)}</Field>
         </Fields>
       </Panel>
       {canCheckIn && ticket.status === "active" && <CheckInForm code={ticket.code} onDone={update} />}
@@ -81,6 +87,7 @@ export function TicketView({
 }
 
 function CheckInForm({ code, onDone }: { code: string; onDone: (t: Ticket) => void }) {
+  const t = useTranslations("ticket");
   const checkIn = useIdempotentPost(TicketAnswer);
   const [nfc, setNfc] = useState("");
   const [uhf, setUhf] = useState("");
@@ -99,25 +106,25 @@ function CheckInForm({ code, onDone }: { code: string; onDone: (t: Ticket) => vo
     checkIn.renewKey();
   };
   return (
-    <Panel title="Check in">
+    <Panel title={t("checkInTitle")}>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3">
         <div className="flex items-end gap-2 max-sm:w-full">
           <label className="flex min-w-0 flex-1 flex-col text-sm">
-            Wristband NFC code (enter or scan)
+            {t("nfc")}
             <input value={nfc} onChange={edit(setNfc)} className={inputClass} autoComplete="off" />
           </label>
           <ScanButton
-            label="Scan the wristband code"
-            title="Scan the wristband"
+            label={t("scanWristbandLabel")}
+            title={t("scanWristbandTitle")}
             onCode={(code) => edit(setNfc)({ target: { value: code } })}
           />
         </div>
         <label className="flex flex-col text-sm max-sm:w-full">
-          UHF code (optional)
+          {t("uhf")}
           <input value={uhf} onChange={edit(setUhf)} className={inputClass} autoComplete="off" />
         </label>
         <button type="submit" className={primaryButtonClass} disabled={checkIn.busy || !nfc.trim()}>
-          {checkIn.busy ? "Checking in…" : "Check in"}
+          {checkIn.busy ? t("checkingIn") : t("checkIn")}
         </button>
       </form>
       <ErrorBox error={checkIn.error} className="mt-3" />
@@ -126,6 +133,7 @@ function CheckInForm({ code, onDone }: { code: string; onDone: (t: Ticket) => vo
 }
 
 function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => void }) {
+  const t = useTranslations("ticket");
   const cancel = useIdempotentPost(TicketAnswer);
   const [confirming, setConfirming] = useState(false);
   async function confirm() {
@@ -135,19 +143,19 @@ function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => v
     onDone(answer.ticket);
   }
   return (
-    <Panel title="Cancel this ticket">
+    <Panel title={t("cancelTitle")}>
       {!confirming ? (
         <button type="button" className={dangerButtonClass} onClick={() => setConfirming(true)}>
-          Cancel ticket…
+          {t("cancelButton")}
         </button>
       ) : (
-        <div role="alertdialog" aria-label="Confirm cancellation" className="space-y-2">
+        <div role="alertdialog" aria-label={t("confirmLabel")} className="space-y-2">
           <p className="text-sm">
-            Cancel ticket <strong>{code}</strong>? It can no longer be checked in. This cannot be undone.
+            {t.rich("confirmText", { code, b: (chunks) => <strong>{chunks}</strong> })}
           </p>
           <div className="flex gap-2">
             <button type="button" className={dangerButtonClass} disabled={cancel.busy} onClick={confirm}>
-              {cancel.busy ? "Cancelling…" : "Yes, cancel the ticket"}
+              {cancel.busy ? t("cancelling") : t("yesCancel")}
             </button>
             <button
               type="button"
@@ -155,7 +163,7 @@ function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => v
               disabled={cancel.busy}
               onClick={() => setConfirming(false)}
             >
-              Keep it
+              {t("keep")}
             </button>
           </div>
         </div>

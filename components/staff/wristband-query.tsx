@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { Field } from "@/components/ui/fields";
 import { fetchJson } from "@/lib/shared/api/client";
 import { type Wristband, WristbandView } from "@/lib/shared/api/staff";
@@ -24,12 +25,13 @@ export function BalanceFields({
   /** Prefix of the values' test ids ("desk-" on the desk). */
   testIdPrefix?: string;
 }) {
+  const t = useTranslations("wristband");
   return (
     <>
-      <Field label="Paid balance">
+      <Field label={t("paidBalance")}>
         <span data-testid={`${testIdPrefix}paid-balance`}>{money(wristband.balance)}</span>
       </Field>
-      <Field label="Promo balance">
+      <Field label={t("promoBalance")}>
         <span data-testid={`${testIdPrefix}promo-balance`}>{money(wristband.promo_balance)}</span>
       </Field>
     </>

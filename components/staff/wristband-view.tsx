@@ -2,10 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
 import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { Field, Fields } from "@/components/ui/fields";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
@@ -17,63 +19,68 @@ import { StatusBadge } from "./status-badge";
 import { BalanceFields, useWristband } from "./wristband-query";
 
 export function WristbandView({ code }: { code: string }) {
+  const t = useTranslations("wristband");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const query = useWristband(code);
-  if (query.isPending) return <Loading what="the wristband" />;
+  if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { wristband: w, currency, timeZone, days, topups } = query.data;
-  const money = (c: number) => formatMoney(c, currency);
+  const money = (c: number) => formatMoney(c, currency, locale);
   const dayName = (id: string) => days.find((d) => d.id === id)?.name ?? id;
   return (
     <div className="space-y-4">
-      <Panel title={`Wristband ${w.nfc}`}>
+      <Panel title={t("title", { nfc: w.nfc })}>
         <Fields>
-          <Field label="Status">
+          <Field label={t("status")}>
             <StatusBadge status={w.status} />
           </Field>
           <BalanceFields wristband={w} money={money} />
-          <Field label="UHF">{w.uhf ?? "—"}</Field>
-          <Field label="Attendee">
-            {w.attendee.anonymous ? "anonymous" : <SafeText text={w.attendee.name ?? "—"} />}
+          <Field label={t("uhf")}>{w.uhf ?? "—"}</Field>
+          <Field label={t("attendee")}>
+            {w.attendee.anonymous ? t("anonymous") : <SafeText text={w.attendee.name ?? "—"} />}
           </Field>
-          <Field label="Ticket">
+          <Field label={t("ticket")}>
             {w.ticket ? (
               <Link className={textLinkClass} href={`/tickets/${encodeURIComponent(w.ticket.code)}`}>
                 {w.ticket.code}
               </Link>
             ) : (
-              "none"
+              t("none")
             )}
             {w.ticket && ` (${w.ticket.ticket_type})`}
           </Field>
-          <Field label="Allowed zones">{w.allowed_zones.map((z) => z.name).join(", ") || "none"}</Field>
-          <Field label="Valid days">{w.valid_days.map(dayName).join(", ") || "—"}</Field>
+          <Field label={t("allowedZones")}>
+            {w.allowed_zones.map((z) => z.name).join(", ") || t("none")}
+          </Field>
+          <Field label={t("validDays")}>{w.valid_days.map(dayName).join(", ") || "—"}</Field>
         </Fields>
       </Panel>
-      <WristbandSales code={w.nfc} money={money} timeZone={timeZone} />
-      <Panel title="Top-ups">
+      <WristbandSales code={w.nfc} money={money} timeZone={timeZone} locale={locale} />
+      <Panel title={t("topups")}>
         <DataTable
-          caption="Top-ups of this wristband"
+          caption={t("topupsCaption")}
           hiddenCaption
-          empty={<Empty plain>No top-ups yet (the list follows the sync, within 30 s).</Empty>}
+          empty={<Empty plain>{t("noTopups")}</Empty>}
           columns={[
-            "When",
-            "Direction",
-            "Nature",
-            "Method",
-            "Status",
-            numeric("Amount"),
-            numeric("Balance after"),
+            t("colWhen"),
+            t("colDirection"),
+            t("colNature"),
+            t("colMethod"),
+            t("colStatus"),
+            numeric(t("colAmount")),
+            numeric(t("colBalanceAfter")),
           ]}
-          rows={topups.map((t) => ({
-            key: t.id,
+          rows={topups.map((topup) => ({
+            key: topup.id,
             cells: [
-              dateTime(t.occurred_at, timeZone),
-              t.direction,
-              t.nature,
-              t.payment_method,
-              t.status,
-              money(t.amount),
-              money(t.new_balance),
+              dateTime(topup.occurred_at, timeZone, locale),
+              value(topup.direction),
+              value(topup.nature),
+              value(topup.payment_method),
+              value(topup.status),
+              money(topup.amount),
+              money(topup.new_balance),
             ],
           }))}
         />
@@ -87,11 +94,15 @@ function WristbandSales({
   code,
   money,
   timeZone,
+  locale,
 }: {
   code: string;
   money: (minor: number) => string;
   timeZone: string;
+  locale: string;
 }) {
+  const t = useTranslations("wristband");
+  const value = useValueText();
   const pager = useCursorPager();
   const query = useQuery({
     queryKey: ["wristband-sales", code, pager.cursor],
@@ -103,18 +114,19 @@ function WristbandSales({
   });
   const page = query.data;
   return (
-    <Panel title="Sales">
-      {query.isPending && <Loading what="sales" />}
+    <Panel title={t("sales")}>
+      {query.isPending && <Loading what={t("loadingSales")} />}
       {query.isError && <ErrorBox error={query.error} />}
       {page && (
         <>
-          {page.data.length === 0 && <Empty plain>No sales.</Empty>}
+          {page.data.length === 0 && <Empty plain>{t("noSales")}</Empty>}
           <ul className="space-y-2">
             {page.data.map((s) => (
               <li key={s.id} className="rounded border border-slate-100 p-2 text-sm">
                 <div className="flex flex-wrap justify-between gap-2">
                   <span>
-                    {dateTime(s.occurred_at, timeZone)} · {s.type} · {s.payment_method} · {s.status}
+                    {dateTime(s.occurred_at, timeZone, locale)} · {value(s.type)} · {value(s.payment_method)}{" "}
+                    · {value(s.status)}
                   </span>
                   <strong>{money(s.total)}</strong>
                 </div>
@@ -123,15 +135,18 @@ function WristbandSales({
                     // biome-ignore lint/suspicious/noArrayIndexKey: items have no id of their own
                     <li key={i}>
                       {item.quantity} × {item.name} ({money(item.unit_price)})
-                      {item.included_quantity > 0 && `, ${item.included_quantity} included`} ={" "}
+                      {item.included_quantity > 0 && t("included", { count: item.included_quantity })} ={" "}
                       {money(item.charged_amount)}
                     </li>
                   ))}
                 </ul>
                 <p className="text-xs text-slate-600">
-                  Base {money(s.total_base)} · taxes{" "}
-                  {s.tax_breakdown.map((t) => `${t.tax_type} ${t.rate}% ${money(t.amount)}`).join(", ") ||
-                    "none"}
+                  {t("baseTaxes", {
+                    base: money(s.total_base),
+                    taxes:
+                      s.tax_breakdown.map((x) => `${x.tax_type} ${x.rate}% ${money(x.amount)}`).join(", ") ||
+                      t("noTaxes"),
+                  })}
                 </p>
               </li>
             ))}
@@ -139,9 +154,9 @@ function WristbandSales({
           <CursorPagerNav
             pager={pager}
             next={page.has_more ? page.next_cursor : null}
-            label="Wristband sales pages"
-            backLabel="Previous sales"
-            forwardLabel="More sales"
+            label={t("pagesLabel")}
+            backLabel={t("previousSales")}
+            forwardLabel={t("moreSales")}
           />
         </>
       )}

@@ -1,17 +1,20 @@
 "use client";
 
 import type { UseQueryResult } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { ErrorBox } from "@/components/ui/states";
 import type { LiveContext } from "@/lib/shared/api/live";
 import { eventFormat } from "./event-format";
+import { useIntlLocale } from "./locale-format";
 
 /** "Data as of HH:MM:SS" (the sales sync's last success, in the event zone) and the sync's health. */
 export function AsOf({ ctx, fetching }: { ctx: LiveContext; fetching?: boolean }) {
-  const { time } = eventFormat(ctx);
+  const t = useTranslations("report");
+  const { time } = eventFormat(ctx, useIntlLocale());
   const problems = [
-    ...(ctx.sync.worker_stale ? ["the sync worker is not running"] : []),
-    ...(ctx.sync.failing.length ? [`sync failing: ${ctx.sync.failing.join(", ")}`] : []),
-    ...(ctx.sync.pending.length ? [`not mirrored yet: ${ctx.sync.pending.join(", ")}`] : []),
+    ...(ctx.sync.worker_stale ? [t("workerStale")] : []),
+    ...(ctx.sync.failing.length ? [t("failing", { resources: ctx.sync.failing.join(", ") })] : []),
+    ...(ctx.sync.pending.length ? [t("pending", { resources: ctx.sync.pending.join(", ") })] : []),
   ];
   return (
     <div
@@ -19,14 +22,14 @@ export function AsOf({ ctx, fetching }: { ctx: LiveContext; fetching?: boolean }
       aria-live="polite"
     >
       <span data-testid="as-of">
-        {ctx.as_of ? `Data as of ${time(ctx.as_of)}` : "Not synced yet"}
+        {ctx.as_of ? t("dataAsOf", { time: time(ctx.as_of) }) : t("notSynced")}
         {ctx.event && <span className="ml-1">({ctx.event.time_zone})</span>}
       </span>
-      {fetching && <span className="text-slate-600">refreshing…</span>}
+      {fetching && <span className="text-slate-600">{t("refreshing")}</span>}
       {problems.length > 0 && (
         <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-amber-950">
           {problems.join("; ")}
-          {ctx.sync.last_error?.request_id && ` (request ${ctx.sync.last_error.request_id})`}
+          {ctx.sync.last_error?.request_id && t("request", { id: ctx.sync.last_error.request_id })}
         </span>
       )}
     </div>
@@ -38,10 +41,11 @@ export function AsOf({ ctx, fetching }: { ctx: LiveContext; fetching?: boolean }
  * above the figures still shown.
  */
 export function ReportFreshness({ report, query }: { report: LiveContext; query: UseQueryResult<unknown> }) {
+  const t = useTranslations("report");
   return (
     <>
       <AsOf ctx={report} fetching={query.isFetching} />
-      {query.isError && <ErrorBox error={query.error} what="the latest figures" />}
+      {query.isError && <ErrorBox error={query.error} what={t("latestFigures")} />}
     </>
   );
 }

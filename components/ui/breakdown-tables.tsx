@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { formatCount } from "@/lib/shared/format/number";
@@ -53,15 +54,16 @@ export function LateByTerminalTable({
   money: Money;
   at: (iso: string) => string;
 }) {
+  const t = useTranslations("report");
   return (
     <DataTable
       caption={caption}
       hiddenCaption
-      columns={["Terminal", numeric(countLabel), numeric("Amount"), "Latest arrival"]}
+      columns={[t("terminal"), numeric(countLabel), numeric(t("amount")), t("latestArrival")]}
       rows={rows.map((d) => ({
         key: d.device_id,
         cells: [
-          d.device_id || "unknown",
+          d.device_id || t("unknown"),
           formatCount(d.count),
           money(d.amount),
           d.latest_created_at ? at(d.latest_created_at) : "—",
@@ -87,6 +89,7 @@ export function FlowsTable({
   withRecords?: boolean;
   empty?: ReactNode;
 }) {
+  const t = useTranslations("report");
   return (
     <DataTable
       caption={caption}
@@ -94,9 +97,9 @@ export function FlowsTable({
       empty={empty}
       columns={[
         nameLabel,
-        ...(withRecords ? [numeric("Records")] : []),
-        numeric("Top-ups"),
-        numeric("Withdrawals"),
+        ...(withRecords ? [numeric(t("records"))] : []),
+        numeric(t("topups")),
+        numeric(t("withdrawals")),
       ]}
       rows={rows.map((r) => ({
         key: r.key,
@@ -126,16 +129,17 @@ export function HourlySalesTable({
   money: Money;
   previousLabel?: string;
 }) {
+  const t = useTranslations("report");
   return (
     <details className="mt-2 text-sm">
-      <summary className="cursor-pointer">Table of sales by hour</summary>
+      <summary className="cursor-pointer">{t("tableByHour")}</summary>
       <DataTable
-        caption="Sales by hour"
+        caption={t("salesByHour")}
         hiddenCaption
         columns={[
-          "Hour",
-          numeric("Sales"),
-          numeric("Count"),
+          t("hour"),
+          numeric(t("sales")),
+          numeric(t("count")),
           ...(previousLabel ? [numeric(previousLabel)] : []),
         ]}
         rows={hours.map((h, i) => ({

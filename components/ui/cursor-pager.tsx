@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useCallback, useMemo, useState } from "react";
 import { toolButtonClass } from "./class-names";
 
@@ -42,17 +43,12 @@ export interface CursorPagerNavProps {
 }
 
 /** The two buttons of a cursor-paged list: back (Newer) and forward (Older). */
-export function CursorPagerNav({
-  pager,
-  next,
-  label,
-  backLabel = "Newer",
-  forwardLabel = "Older",
-}: CursorPagerNavProps) {
+export function CursorPagerNav({ pager, next, label, backLabel, forwardLabel }: CursorPagerNavProps) {
+  const t = useTranslations("pager");
   return (
     <nav aria-label={label} className="mt-2 flex gap-2">
       <button type="button" className={toolButtonClass} disabled={!pager.canGoBack} onClick={pager.back}>
-        {backLabel}
+        {backLabel ?? t("newer")}
       </button>
       <button
         type="button"
@@ -60,7 +56,7 @@ export function CursorPagerNav({
         disabled={next === null}
         onClick={() => next !== null && pager.forward(next)}
       >
-        {forwardLabel}
+        {forwardLabel ?? t("older")}
       </button>
     </nav>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import type { UseQueryResult } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { type ReactNode, useId } from "react";
 import { downloadLinkClass, joinClasses } from "@/components/ui/class-names";
 import type { LiveContext, LiveDay } from "@/lib/shared/api/live";
@@ -16,11 +17,12 @@ export function DayPicker({
   onChange: (dayId: string) => void;
 }) {
   // A label beside the select (not around it): its text is "Event day" alone, not the chosen day too.
+  const t = useTranslations("report");
   const id = useId();
   return (
     <div className="mb-4 flex items-center gap-2 text-sm">
       <label htmlFor={id} className="font-medium">
-        Event day
+        {t("eventDay")}
       </label>
       <select
         id={id}
@@ -48,7 +50,7 @@ export function DayReportHeader({
   query,
   onPick,
   exportHref,
-  exportLabel = "Export the day as CSV",
+  exportLabel,
   toolsClassName,
   children,
 }: {
@@ -61,6 +63,7 @@ export function DayReportHeader({
   toolsClassName?: string;
   children?: ReactNode;
 }) {
+  const t = useTranslations("report");
   return (
     <>
       <ReportFreshness report={report} query={query} />
@@ -68,7 +71,7 @@ export function DayReportHeader({
         <DayPicker days={report.days} value={day.id} onChange={onPick} />
         {exportHref && (
           <a href={exportHref} download className={joinClasses(downloadLinkClass, "mb-4")}>
-            {exportLabel}
+            {exportLabel ?? t("exportDay")}
           </a>
         )}
         {children}

@@ -6,16 +6,16 @@ import { dateTime, timeOfDay } from "@/lib/shared/format/time";
  * Money and times of one event: its currency and its time zone (never the browser's). A plain
  * function of the answer, not a hook: call it once the answer is there.
  */
-export function eventFormat(ctx: LiveContext) {
+export function eventFormat(ctx: LiveContext, locale = "en-GB") {
   const currency = ctx.event?.currency ?? "EUR";
   const timeZone = ctx.event?.time_zone ?? "UTC";
   return {
     currency,
     timeZone,
-    money: (minor: number) => formatMoney(minor, currency),
+    money: (minor: number) => formatMoney(minor, currency, locale),
     /** "HH:mm:ss" in the event's zone. */
     time: (at: string) => timeOfDay(at, timeZone),
     /** "ddd d MMM HH:mm:ss" in the event's zone. */
-    dateTime: (at: string) => dateTime(at, timeZone),
+    dateTime: (at: string) => dateTime(at, timeZone, locale),
   };
 }

@@ -1,3 +1,6 @@
+"use client";
+
+import { useTranslations } from "next-intl";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 
 /**
@@ -6,11 +9,12 @@ import { escapeBidi } from "@/lib/shared/format/bidi";
  * of silently reversing what follows.
  */
 export function SafeText({ text }: { text: string | null | undefined }) {
+  const t = useTranslations("safeText");
   if (text == null) return null;
   const escaped = escapeBidi(text);
   if (escaped === text) return <>{text}</>;
   return (
-    <span title="This text holds hidden direction controls; they are shown as ⟦U+…⟧.">
+    <span title={t("hiddenControls")}>
       {escaped.split(/(⟦U\+[0-9A-F]{4}⟧)/).map((part, i) =>
         /^⟦U\+/.test(part) ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: parts are positional

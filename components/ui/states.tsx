@@ -1,6 +1,10 @@
+"use client";
+
+import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { isConsoleError } from "@/lib/shared/api/errors";
 import { joinClasses } from "./class-names";
+import { useErrorText } from "./error-text";
 
 /**
  * An error in plain words, with the request id to quote to support (`data-testid="error-request-id"`).
@@ -16,11 +20,15 @@ export function ErrorBox({
   what?: string;
   className?: string;
 }) {
+  const t = useTranslations("states");
+  const errorText = useErrorText();
   if (error == null) return null;
   const known = isConsoleError(error) ? error : null;
   const message = what
-    ? `Could not load ${what}: ${known ? known.message : "the console cannot be reached."}`
-    : (known?.message ?? "The console cannot be reached. Nothing was lost: try again.");
+    ? t("couldNotLoad", { what, reason: known ? errorText(known) : t("unreachable") })
+    : known
+      ? errorText(known)
+      : t("unreachableRetry");
   return (
     <p
       role="alert"
@@ -29,7 +37,7 @@ export function ErrorBox({
       {message}
       {known?.requestId && (
         <span className="ml-2 text-sm" data-testid="error-request-id">
-          (request {known.requestId})
+          {t("request", { id: known.requestId })}
         </span>
       )}
     </p>
@@ -38,9 +46,10 @@ export function ErrorBox({
 
 /** "Loading the sales…", marked busy (the accessibility tests wait until nothing is). */
 export function Loading({ what }: { what: string }) {
+  const t = useTranslations("states");
   return (
     <p aria-busy="true" className="rounded border border-slate-200 bg-white p-4 text-slate-600">
-      Loading {what}…
+      {t("loading", { what })}
     </p>
   );
 }

@@ -1,9 +1,11 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
@@ -17,32 +19,31 @@ import { type Role, roles } from "@/lib/shared/permissions";
  * where, the latest failures; unlock, end every session, change a role. Refreshed every 30 s.
  */
 export function UsersScreen({ me }: { me: string }) {
+  const t = useTranslations("users");
+  const locale = useIntlLocale();
   const query = useQuery({
     queryKey: ["users"],
     queryFn: () => fetchJson("/api/users", UsersView),
     refetchInterval: 30_000,
   });
-  if (query.isPending) return <Loading what="the users" />;
+  if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { users, failures, unknown_failures_24h, timeZone } = query.data;
-  const at = (t: string) => dateTime(t, timeZone);
+  const at = (instant: string) => dateTime(instant, timeZone, locale);
   return (
     <div className="space-y-4">
-      <Panel title="Accounts">
-        <p className="mb-3 text-sm text-slate-600">
-          Five failed sign-ins lock an account for new browsers for 15 minutes; browsers that signed in to it
-          before still can. Ending sessions or changing a role signs the person out everywhere at once.
-        </p>
+      <Panel title={t("accounts")}>
+        <p className="mb-3 text-sm text-slate-600">{t("intro")}</p>
         <DataTable
-          caption="Accounts, their sign-in state and sessions"
+          caption={t("accountsCaption")}
           hiddenCaption
           columns={[
-            "User",
-            "Role",
-            "New browsers",
-            numeric("Signed in"),
-            numeric("Failed (24 h)"),
-            { label: "Actions", hiddenLabel: true },
+            t("user"),
+            t("role"),
+            t("newBrowsers"),
+            numeric(t("signedIn")),
+            numeric(t("failed24h")),
+            { label: t("actions"), hiddenLabel: true },
           ]}
           rows={users.map((u) => ({
             key: u.username,
@@ -51,10 +52,10 @@ export function UsersScreen({ me }: { me: string }) {
               <RoleCell key="role" account={u} me={me} />,
               u.locked_until ? (
                 <span key="lock" className="font-medium text-red-800">
-                  Locked until {at(u.locked_until)}
+                  {t("lockedUntil", { time: at(u.locked_until) })}
                 </span>
               ) : (
-                "allowed"
+                t("allowed")
               ),
               u.sessions,
               u.failures_24h,
@@ -63,24 +64,21 @@ export function UsersScreen({ me }: { me: string }) {
           }))}
         />
       </Panel>
-      <Panel title="Recent failed sign-ins">
-        <p className="mb-2 text-sm text-slate-600">
-          {unknown_failures_24h} failed sign-in(s) for usernames that do not exist in the last 24 hours (what
-          was typed is not kept).
-        </p>
+      <Panel title={t("recentTitle")}>
+        <p className="mb-2 text-sm text-slate-600">{t("unknownFailures", { count: unknown_failures_24h })}</p>
         <DataTable
-          caption="Failed sign-ins, newest first"
+          caption={t("failuresCaption")}
           hiddenCaption
-          columns={["When", "User", "From", "Browser", "Outcome"]}
-          empty={<Empty plain>No failed sign-ins.</Empty>}
+          columns={[t("when"), t("user"), t("from"), t("browser"), t("outcome")]}
+          empty={<Empty plain>{t("noFailures")}</Empty>}
           rows={failures.map((f, i) => ({
             key: `${f.at}-${i}`,
             cells: [
               at(f.at),
               <SafeText key="user" text={f.username} />,
-              f.address ?? "unknown",
-              f.trusted_device ? "signed in here before" : "new",
-              f.outcome === "locked" ? "refused (locked)" : "wrong password",
+              f.address ?? t("unknown"),
+              f.trusted_device ? t("trustedDevice") : t("newDevice"),
+              f.outcome === "locked" ? t("refusedLocked") : t("wrongPassword"),
             ],
           }))}
         />
@@ -110,12 +108,13 @@ function useUserAction(username: string) {
 }
 
 function Actions({ account }: { account: AccountView }) {
+  const t = useTranslations("users");
   const { busy, error, run } = useUserAction(account.username);
   return (
     <div className="flex flex-wrap gap-2">
       {account.locked_until && (
         <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => run("unlock")}>
-          Unlock {account.username}
+          {t("unlock", { username: account.username })}
         </button>
       )}
       {account.sessions > 0 && (
@@ -125,7 +124,7 @@ function Actions({ account }: { account: AccountView }) {
           disabled={busy}
           onClick={() => run("sign-out")}
         >
-          Sign {account.username} out everywhere
+          {t("signOutEverywhere", { username: account.username })}
         </button>
       )}
       <ErrorBox error={error} className="w-full text-sm" />
@@ -134,13 +133,15 @@ function Actions({ account }: { account: AccountView }) {
 }
 
 function RoleCell({ account, me }: { account: AccountView; me: string }) {
+  const t = useTranslations("users");
+  const roleName = useTranslations("roles");
   const { busy, error, run } = useUserAction(account.username);
   const [role, setRole] = useState<Role>(account.role);
-  if (account.username === me) return <span>{account.role} (you)</span>;
+  if (account.username === me) return <span>{t("you", { role: roleName(account.role) })}</span>;
   return (
     <div className="flex flex-wrap items-center gap-2">
       <label className="sr-only" htmlFor={`role-${account.username}`}>
-        Role of {account.username}
+        {t("roleOf", { username: account.username })}
       </label>
       <select
         id={`role-${account.username}`}
@@ -150,7 +151,7 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
       >
         {roles.map((r) => (
           <option key={r} value={r}>
-            {r}
+            {roleName(r)}
           </option>
         ))}
       </select>
@@ -161,7 +162,7 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
           disabled={busy}
           onClick={() => run("role", { role })}
         >
-          Make {account.username} {role}
+          {t("make", { username: account.username, role: roleName(role) })}
         </button>
       )}
       <ErrorBox error={error} className="w-full text-sm" />

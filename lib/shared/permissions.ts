@@ -34,21 +34,26 @@ export function can(role: Role, permission: Permission): boolean {
 
 /** The screens of the console, in navigation order, with the permission each needs. */
 export const screens = [
-  { href: "/", label: "Overview", permission: "overview.view" },
-  { href: "/sales", label: "Sales by day", permission: "sales.view" },
-  { href: "/topups", label: "Top-ups", permission: "topups.view" },
-  { href: "/desk", label: "Top-up desk", permission: "topups.create" },
-  { href: "/search", label: "Search", permission: "tickets.view" },
-  { href: "/wristbands", label: "Wristbands", permission: "wristbands.view" },
-  { href: "/tickets", label: "Tickets", permission: "tickets.view" },
-  { href: "/review", label: "Review queue", permission: "review.view" },
-  { href: "/import", label: "Ticket import", permission: "tickets.import" },
-  { href: "/reconciliation", label: "Night reconciliation", permission: "reconciliation.view" },
-  { href: "/scans", label: "Door scans", permission: "scans.view" },
-  { href: "/audit", label: "Audit log", permission: "audit.view" },
-  { href: "/users", label: "Users", permission: "users.manage" },
-  { href: "/connection", label: "Connection", permission: "connection.view" },
-] as const satisfies readonly { href: string; label: string; permission: Permission }[];
+  { href: "/", key: "overview", label: "Overview", permission: "overview.view" },
+  { href: "/sales", key: "sales", label: "Sales by day", permission: "sales.view" },
+  { href: "/topups", key: "topups", label: "Top-ups", permission: "topups.view" },
+  { href: "/desk", key: "desk", label: "Top-up desk", permission: "topups.create" },
+  { href: "/search", key: "search", label: "Search", permission: "tickets.view" },
+  { href: "/wristbands", key: "wristbands", label: "Wristbands", permission: "wristbands.view" },
+  { href: "/tickets", key: "tickets", label: "Tickets", permission: "tickets.view" },
+  { href: "/review", key: "review", label: "Review queue", permission: "review.view" },
+  { href: "/import", key: "import", label: "Ticket import", permission: "tickets.import" },
+  {
+    href: "/reconciliation",
+    key: "reconciliation",
+    label: "Night reconciliation",
+    permission: "reconciliation.view",
+  },
+  { href: "/scans", key: "scans", label: "Door scans", permission: "scans.view" },
+  { href: "/audit", key: "audit", label: "Audit log", permission: "audit.view" },
+  { href: "/users", key: "users", label: "Users", permission: "users.manage" },
+  { href: "/connection", key: "connection", label: "Connection", permission: "connection.view" },
+] as const satisfies readonly { href: string; key: string; label: string; permission: Permission }[];
 
 /**
  * Where a role lands after login (and after a screen it may not open): its first screen. Managers

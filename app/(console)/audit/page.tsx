@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   await pageUser("audit.view");
   return (
-    <Screen title="Audit log">
+    <Screen page="audit">
       <AuditView />
     </Screen>
   );

@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function ConnectionPage() {
   await pageUser("connection.view");
   return (
-    <Screen title="Connection">
+    <Screen page="connection">
       <ConnectionView />
     </Screen>
   );

@@ -6,7 +6,7 @@ import { can } from "@/lib/shared/permissions";
 export default async function Page() {
   const { user } = await pageUser("topups.create");
   return (
-    <Screen title="Top-up desk">
+    <Screen page="desk">
       <Desk canTopup={can(user.role, "topups.create")} canWithdraw={can(user.role, "withdrawals.create")} />
     </Screen>
   );

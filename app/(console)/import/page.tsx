@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   await pageUser("tickets.import");
   return (
-    <Screen title="Ticket import">
+    <Screen page="import">
       <ImportView />
     </Screen>
   );

@@ -6,7 +6,7 @@ import { can } from "@/lib/shared/permissions";
 export default async function ReconciliationPage() {
   const { user } = await pageUser("reconciliation.view");
   return (
-    <Screen title="Night reconciliation">
+    <Screen page="reconciliation">
       <NightView canSign={can(user.role, "reconciliation.signoff")} />
     </Screen>
   );

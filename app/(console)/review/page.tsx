@@ -6,7 +6,7 @@ import { can } from "@/lib/shared/permissions";
 export default async function Page() {
   const { user } = await pageUser("review.view");
   return (
-    <Screen title="Review queue">
+    <Screen page="review">
       <ReviewQueue canResolve={can(user.role, "review.resolve")} />
     </Screen>
   );

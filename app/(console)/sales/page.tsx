@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function SalesPage() {
   await pageUser("sales.view");
   return (
-    <Screen title="Sales by day">
+    <Screen page="sales">
       <SalesView />
     </Screen>
   );

@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function ScansPage() {
   await pageUser("scans.view");
   return (
-    <Screen title="Door scans">
+    <Screen page="scans">
       <ScansView />
     </Screen>
   );

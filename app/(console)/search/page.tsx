@@ -6,7 +6,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   await pageUser("tickets.view");
   return (
-    <Screen title="Search">
+    <Screen page="search">
       <Suspense fallback={null}>
         <SearchResults />
       </Suspense>

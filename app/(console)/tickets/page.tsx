@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   await pageUser("tickets.view");
   return (
-    <Screen title="Tickets">
+    <Screen page="tickets">
       <div className="space-y-4">
         <CodeLookup kind="tickets" />
         <TicketList />

@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function TopupsPage() {
   await pageUser("topups.view");
   return (
-    <Screen title="Top-up flows">
+    <Screen page="topups">
       <TopupsView />
     </Screen>
   );

@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   const { user } = await pageUser("users.manage");
   return (
-    <Screen title="Users">
+    <Screen page="users">
       <UsersScreen me={user.username} />
     </Screen>
   );

@@ -5,7 +5,7 @@ import { pageUser } from "@/lib/server/http/page-guard";
 export default async function Page() {
   await pageUser("wristbands.view");
   return (
-    <Screen title="Wristbands">
+    <Screen page="wristbands">
       <CodeLookup kind="wristbands" />
     </Screen>
   );

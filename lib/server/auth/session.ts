@@ -1,3 +1,4 @@
+import type { Locale } from "@/lib/shared/i18n/locales";
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
@@ -21,6 +22,8 @@ export interface SessionUser {
   id: string;
   username: string;
   role: Role;
+  /** The language the user chose (null: the browser's). */
+  locale: Locale | null;
 }
 
 /** The session the request carries: its user, and the id's hash (to end it). */
@@ -57,7 +60,9 @@ export async function sessionOfSeal(
   if (typeof sid !== "string" || sid.length < 32) return null;
   const idHash = hashOf(sid);
   const user = await sessions.findSessionUser(db, idHash, now);
-  return user ? { user: { id: user.id, username: user.username, role: user.role }, idHash } : null;
+  return user
+    ? { user: { id: user.id, username: user.username, role: user.role, locale: user.locale }, idHash }
+    : null;
 }
 
 /** The session of a request (route handlers read the Cookie header; no framework context needed). */

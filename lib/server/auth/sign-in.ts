@@ -66,7 +66,8 @@ export async function signIn(
     );
   }
   if (!result.ok) throw new ConsoleError("invalid_credentials", "Wrong username or password.");
-  const user: SessionUser = { id: result.user.id, username: result.user.username, role: result.user.role };
+  const { id, username, role, locale } = result.user;
+  const user: SessionUser = { id, username, role, locale };
   const secure = config.NODE_ENV === "production";
   const cookies = [
     await startSession(db, config, user, client, now),

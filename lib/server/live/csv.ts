@@ -2,6 +2,8 @@ import "server-only";
 import type { Queryable } from "@/lib/db/db";
 import { decimalString } from "@/lib/shared/format/money";
 import { dateTime } from "@/lib/shared/format/time";
+import type { Locale } from "@/lib/shared/i18n/locales";
+import { translatorFor } from "@/lib/shared/i18n/messages";
 import { csvLine } from "../http/respond";
 import * as records from "../store/live-records";
 import { eventContext, pickDay } from "../sync/freshness";
@@ -38,18 +40,24 @@ function streamCsv<R extends { id: string; occurred_at: string }>(
   });
 }
 
-const header = (timeZone: string, ...rest: string[]) => [
-  "id",
-  "occurred_at",
-  `occurred_local (${timeZone})`,
-  "created_at",
-  ...rest,
-];
+/** Column names in the user's language (English: the API's field names). */
+function header(locale: Locale, timeZone: string, ...rest: string[]): string[] {
+  const t = translatorFor(locale);
+  const column = (name: string) => t(`csv.column.${name}` as "csv.column.id");
+  return [
+    column("id"),
+    column("occurred_at"),
+    t("csv.column.occurred_local", { timeZone }),
+    column("created_at"),
+    ...rest.map(column),
+  ];
+}
 
-export function salesCsv(db: Queryable, dayId: string, currency: string, timeZone: string) {
+export function salesCsv(db: Queryable, dayId: string, currency: string, timeZone: string, locale: Locale) {
   const money = (minor: number) => decimalString(minor, currency);
   return streamCsv(
     header(
+      locale,
       timeZone,
       "status",
       "type",
@@ -86,9 +94,20 @@ export function topupsCsv(
   direction: "topup" | "withdraw" | null,
   currency: string,
   timeZone: string,
+  locale: Locale,
 ) {
   return streamCsv(
-    header(timeZone, "direction", "status", "payment_method", "nature", "device_id", "currency", "amount"),
+    header(
+      locale,
+      timeZone,
+      "direction",
+      "status",
+      "payment_method",
+      "nature",
+      "device_id",
+      "currency",
+      "amount",
+    ),
     (after) => records.topupsPage(db, dayId, PAGE, after, direction),
     (r) => [
       r.id,
@@ -111,6 +130,7 @@ export async function dayExport(
   db: Queryable,
   what: { kind: "sales" } | { kind: "topups"; direction: "topup" | "withdraw" | null },
   dayId: string | null,
+  locale: Locale,
 ): Promise<{ fileName: string; body: string | ReadableStream<Uint8Array> }> {
   const ctx = await eventContext(db);
   const day = pickDay(ctx, dayId);
@@ -118,10 +138,10 @@ export async function dayExport(
   const tz = ctx.event?.time_zone ?? "UTC";
   const suffix = what.kind === "topups" && what.direction ? `-${what.direction}` : "";
   const fileName = `${what.kind}-${day?.date ?? "none"}${suffix}.csv`;
-  if (!day) return { fileName, body: "id\r\n" };
+  if (!day) return { fileName, body: csvLine([translatorFor(locale)("csv.column.id")]) };
   const body =
     what.kind === "sales"
-      ? salesCsv(db, day.id, currency, tz)
-      : topupsCsv(db, day.id, what.direction, currency, tz);
+      ? salesCsv(db, day.id, currency, tz, locale)
+      : topupsCsv(db, day.id, what.direction, currency, tz, locale);
   return { fileName, body };
 }

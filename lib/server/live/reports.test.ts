@@ -118,10 +118,18 @@ describe("live reports", () => {
     expect(new Set(seen).size).toBe(day!.n);
     expect(seen.length).toBe(day!.n);
 
-    const text = await new Response(salesCsv(db, day!.day_id, "EUR", "Europe/Madrid")).text();
+    const text = await new Response(salesCsv(db, day!.day_id, "EUR", "Europe/Madrid", "en")).text();
     const lines = text.split("\r\n").filter(Boolean);
     expect(lines[0]).toMatch(/^id,occurred_at,/);
     expect(lines).toHaveLength(day!.n + 1);
+    // In Spanish the same rows under Spanish column names.
+    const es = (await new Response(salesCsv(db, day!.day_id, "EUR", "Europe/Madrid", "es")).text()).split(
+      "\r\n",
+    );
+    expect(es[0]).toBe(
+      "id,ocurrido_en,hora_local (Europe/Madrid),recibido_en,estado,tipo,metodo_pago,terminal,moneda,total,base,impuestos,articulos",
+    );
+    expect(es.slice(1)).toEqual(text.split("\r\n").slice(1));
   });
 
   it("answers the overview and the scans for the current day, and refuses an unknown day", async () => {

@@ -270,5 +270,12 @@ describe("night reconciliation", () => {
     expect(sum("sales_by_payment_method")).toBe(total);
     expect(sum("sales_by_terminal")).toBe(total);
     expect(sum("sales_tax_base") + sum("sales_tax_amount")).toBe(total);
+    // In Spanish: the header and the labels change, the keys and the figures do not.
+    const spanish = nightCsv(report, "es").trim().split("\r\n");
+    expect(spanish[0]).toBe("seccion,clave,etiqueta,cantidad,importe");
+    const salesLine = spanish.find((l) => l.startsWith("sales,total,"));
+    expect(salesLine).toBe(
+      `sales,total,Ventas,${report.figures!.sales.count},${rows.find((r) => r[0] === "sales" && r[1] === "total")![4]}`,
+    );
   });
 });

@@ -83,7 +83,7 @@ afterAll(async () => {
 });
 
 const dashboard = () => ({ ...testDashboard(db), upstream });
-const STAFF = { id: "u_gate", username: "gate", role: "staff" as const };
+const STAFF = { id: "u_gate", username: "gate", role: "staff" as const, locale: null };
 
 async function refusal(text: string): Promise<ConsoleError> {
   try {

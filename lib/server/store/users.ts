@@ -1,15 +1,18 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
+import type { Locale } from "@/lib/shared/i18n/locales";
 import type { Role } from "@/lib/shared/permissions";
 
 export interface User {
   id: string;
   username: string;
   role: Role;
+  /** Null until the user picks a language: the browser's is used. */
+  locale: Locale | null;
   created_at: string;
 }
 
-const COLUMNS = "id, username, role, created_at";
+const COLUMNS = "id, username, role, locale, created_at";
 
 export async function insertUser(
   db: Queryable,
@@ -57,6 +60,11 @@ export async function updateRole(db: Queryable, username: string, role: Role): P
     [username, role],
   );
   return user;
+}
+
+/** Keeps the language a user chose. */
+export async function updateLocale(db: Queryable, id: string, locale: Locale): Promise<void> {
+  await db.query("update users set locale = $2, updated_at = now() where id = $1", [id, locale]);
 }
 
 export async function findUser(db: Queryable, id: string): Promise<User | undefined> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOCALES } from "../i18n/locales";
 import { roles } from "../permissions";
 
 /** POST /api/auth/login */
@@ -13,3 +14,7 @@ export const OkAnswer = z.object({ ok: z.literal(true) });
 
 /** POST /api/auth/logout-everywhere: how many sessions ended. */
 export const SignedOutEverywhere = z.object({ ok: z.literal(true), ended: z.number().int() });
+
+/** POST /api/auth/locale: the language to read the console in (kept with the account when signed in). */
+export const LocaleChoice = z.object({ locale: z.enum(LOCALES) }).strict();
+export const LocaleChosen = z.object({ locale: z.enum(LOCALES), saved_with_account: z.boolean() });

@@ -73,9 +73,9 @@ export function timeOfDay(at: string | Date, timeZone: string): string {
   );
 }
 
-/** "ddd d MMM HH:mm:ss" of an instant in the event's zone. */
-export function dateTime(at: string | Date, timeZone: string): string {
-  return DateTime.fromJSDate(typeof at === "string" ? new Date(at) : at, { zone: timeZone }).toFormat(
-    "ccc d LLL HH:mm:ss",
-  );
+/** "ddd d MMM HH:mm:ss" of an instant in the event's zone, day and month named in `locale`. */
+export function dateTime(at: string | Date, timeZone: string, locale = "en-GB"): string {
+  return DateTime.fromJSDate(typeof at === "string" ? new Date(at) : at, { zone: timeZone })
+    .setLocale(locale)
+    .toFormat("ccc d LLL HH:mm:ss");
 }

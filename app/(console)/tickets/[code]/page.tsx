@@ -7,7 +7,7 @@ export default async function Page({ params }: { params: Promise<{ code: string 
   const { user } = await pageUser("tickets.view");
   const { code } = await params;
   return (
-    <Screen title="Ticket">
+    <Screen page="ticket">
       <TicketView
         code={decodeURIComponent(code)}
         canCheckIn={can(user.role, "tickets.checkin")}

@@ -6,7 +6,7 @@ export default async function Page({ params }: { params: Promise<{ code: string 
   await pageUser("wristbands.view");
   const { code } = await params;
   return (
-    <Screen title="Wristband">
+    <Screen page="wristband">
       <WristbandView code={decodeURIComponent(code)} />
     </Screen>
   );

@@ -1,0 +1,49 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
+import { useState } from "react";
+import { LocaleChosen } from "@/lib/shared/api/auth";
+import { postJson } from "@/lib/shared/api/client";
+import { isLocale, LOCALE_NAMES, LOCALES } from "@/lib/shared/i18n/locales";
+
+/** Picks the console's language; signed in, the choice is kept with the account. */
+export function LanguageSwitcher({ className = "" }: { className?: string }) {
+  const t = useTranslations("language");
+  const locale = useLocale();
+  const router = useRouter();
+  const [failed, setFailed] = useState(false);
+  async function choose(value: string) {
+    if (!isLocale(value) || value === locale) return;
+    setFailed(false);
+    try {
+      await postJson("/api/auth/locale", { locale: value }, LocaleChosen);
+      router.refresh();
+    } catch {
+      setFailed(true);
+    }
+  }
+  return (
+    <div className={className}>
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        {t("label")}
+        <select
+          value={locale}
+          onChange={(e) => choose(e.target.value)}
+          className="min-h-11 rounded border border-slate-300 bg-white px-2 text-sm text-slate-900 md:min-h-8"
+        >
+          {LOCALES.map((l) => (
+            <option key={l} value={l} lang={l}>
+              {LOCALE_NAMES[l]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {failed && (
+        <p role="alert" className="mt-1 text-sm text-red-800">
+          {t("failed")}
+        </p>
+      )}
+    </div>
+  );
+}
