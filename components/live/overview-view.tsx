@@ -1,7 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { chartColors, hourTickLabels, SeriesChart } from "@/components/ui/chart-frame";
 import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
@@ -13,15 +15,17 @@ import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
 
 export function OverviewView() {
+  const t = useTranslations("overview");
+  const locale = useIntlLocale();
   const query = useLiveReport("/api/live/overview", OverviewReport);
-  if (!query.data) return <ReportNotLoaded query={query} what="the overview" />;
+  if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
-  const { money, time, timeZone } = eventFormat(data);
+  const { money, time, timeZone } = eventFormat(data, locale);
   if (!data.day)
     return (
       <>
         <ReportFreshness report={data} query={query} />
-        <Empty>The event has no days yet: nothing to show until the first sync brings them.</Empty>
+        <Empty>{t("noDays")}</Empty>
       </>
     );
   const labels = hourTickLabels(data.hours, timeZone);
@@ -41,37 +45,42 @@ export function OverviewView() {
     <div className="space-y-6">
       <ReportFreshness report={data} query={query} />
       <p className="text-sm text-slate-700">
-        Current event day: <strong data-testid="current-day">{data.day.name}</strong> ({data.day.date},{" "}
-        {time(data.day.starts_at)} → {time(data.day.ends_at)})
+        {t.rich("currentDay", {
+          name: data.day.name,
+          date: data.day.date,
+          start: time(data.day.starts_at),
+          end: time(data.day.ends_at),
+          day: (chunks) => <strong data-testid="current-day">{chunks}</strong>,
+        })}
       </p>
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
-        <Stat label="Sales" value={money(data.totals.total)} testId="day-total" />
-        <Stat label="Sales count" value={formatCount(data.totals.count)} testId="day-count" />
-        <Stat label="Average basket" value={money(data.totals.average_basket)} testId="average-basket" />
+        <Stat label={t("sales")} value={money(data.totals.total)} testId="day-total" />
+        <Stat label={t("salesCount")} value={formatCount(data.totals.count, locale)} testId="day-count" />
+        <Stat label={t("averageBasket")} value={money(data.totals.average_basket)} testId="average-basket" />
         <Stat
-          label="Top-ups"
+          label={t("topups")}
           value={money(data.flows.topups.amount)}
-          hint={`${data.flows.topups.count} top-ups`}
+          hint={t("topupsHint", { count: data.flows.topups.count })}
           testId="day-topups"
         />
         <Stat
-          label="Withdrawals"
+          label={t("withdrawals")}
           value={money(data.flows.withdrawals.amount)}
-          hint={`${data.flows.withdrawals.count} withdrawals`}
+          hint={t("withdrawalsHint", { count: data.flows.withdrawals.count })}
           testId="day-withdrawals"
         />
         <Stat
-          label="Bonus given"
+          label={t("bonus")}
           value={money(data.flows.bonus.amount)}
-          hint={`${data.flows.bonus.count} bonuses`}
+          hint={t("bonusHint", { count: data.flows.bonus.count })}
           testId="day-bonus"
         />
       </dl>
 
-      <Panel id="hourly-heading" title={`Sales by hour (${timeZone}), by when they happened`}>
-        {data.totals.count === 0 && <Empty>No sales yet this day.</Empty>}
+      <Panel id="hourly-heading" title={t("hourlyTitle", { timeZone })}>
+        {data.totals.count === 0 && <Empty>{t("noSales")}</Empty>}
         <SeriesChart
-          label="Sales by hour of the current day, previous day overlaid"
+          label={t("hourlyChart")}
           data={hourly}
           format={money}
           hourly
@@ -87,28 +96,34 @@ export function OverviewView() {
           labels={labels}
           hours={data.hours}
           money={money}
-          previousLabel={data.previous_day ? data.previous_day.name : "Previous day"}
+          previousLabel={data.previous_day ? data.previous_day.name : t("previousDay")}
         />
       </Panel>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel id="per-day-heading" title="Sales and flows per event day">
+        <Panel id="per-day-heading" title={t("perDayTitle")}>
           <SeriesChart
-            label="Sales, top-ups and withdrawals per event day"
+            label={t("perDayChart")}
             height={220}
             data={perDay}
             format={money}
             legend
             series={[
-              { key: "sales", name: "Sales", color: chartColors.current },
-              { key: "topups", name: "Top-ups", color: chartColors.topups },
-              { key: "withdrawals", name: "Withdrawals", color: chartColors.withdrawals },
+              { key: "sales", name: t("sales"), color: chartColors.current },
+              { key: "topups", name: t("topups"), color: chartColors.topups },
+              { key: "withdrawals", name: t("withdrawals"), color: chartColors.withdrawals },
             ]}
           />
           <DataTable
-            caption="Per event day"
+            caption={t("perDayCaption")}
             hiddenCaption
-            columns={["Day", numeric("Sales"), numeric("Count"), numeric("Top-ups"), numeric("Withdrawals")]}
+            columns={[
+              t("day"),
+              numeric(t("sales")),
+              numeric(t("count")),
+              numeric(t("topups")),
+              numeric(t("withdrawals")),
+            ]}
             rows={data.by_day.map((d) => ({
               key: d.day_id,
               cells: [
@@ -119,7 +134,7 @@ export function OverviewView() {
                   {money(d.total)}
                 </span>,
                 <span key="c" data-testid={`by-day-count-${d.day_id}`}>
-                  {formatCount(d.count)}
+                  {formatCount(d.count, locale)}
                 </span>,
                 money(d.topups),
                 money(d.withdrawals),
@@ -128,21 +143,18 @@ export function OverviewView() {
           />
         </Panel>
 
-        <Panel
-          id="late-heading"
-          title="Late arrivals of the day (reached the server > 10 min after the sale)"
-        >
+        <Panel id="late-heading" title={t("lateTitle")}>
           <dl className="mb-3 grid grid-cols-3 gap-3">
-            <Stat label="Late sales" value={formatCount(data.late.count)} testId="late-count" />
-            <Stat label="Amount" value={money(data.late.total)} testId="late-amount" />
-            <Stat label="Terminals" value={String(data.late.devices.length)} testId="late-terminals" />
+            <Stat label={t("lateSales")} value={formatCount(data.late.count, locale)} testId="late-count" />
+            <Stat label={t("amount")} value={money(data.late.total)} testId="late-amount" />
+            <Stat label={t("terminals")} value={String(data.late.devices.length)} testId="late-terminals" />
           </dl>
           {data.late.devices.length === 0 ? (
-            <Empty>No late arrivals this day.</Empty>
+            <Empty>{t("noLate")}</Empty>
           ) : (
             <LateByTerminalTable
-              caption="Late arrivals per terminal"
-              countLabel="Sales"
+              caption={t("lateCaption")}
+              countLabel={t("sales")}
               rows={data.late.devices.map((d) => ({ ...d, amount: d.total }))}
               money={money}
               at={time}
@@ -157,25 +169,31 @@ export function OverviewView() {
 }
 
 function SyncHealth({ report, time }: { report: OverviewReport; time: (at: string) => string }) {
+  const t = useTranslations("overview");
   const { sync, as_of } = report;
   return (
-    <Panel id="sync-heading" title={`Sync health — ${sync.healthy ? "healthy" : "needs attention"}`}>
+    <Panel id="sync-heading" title={sync.healthy ? t("syncTitleHealthy") : t("syncTitleAttention")}>
       <ul className="space-y-1 text-sm" data-testid="sync-health">
-        <li>Sales data as of {as_of ? time(as_of) : "never"}</li>
+        <li>{t("asOf", { time: as_of ? time(as_of) : t("never") })}</li>
         <li>
-          Sales lag at the last sync:{" "}
-          {sync.sales_lag_seconds === null ? "—" : `${Math.round(sync.sales_lag_seconds)} s`}
+          {t("lag", {
+            lag: sync.sales_lag_seconds === null ? "—" : `${Math.round(sync.sales_lag_seconds)} s`,
+          })}
         </li>
-        <li>Worker: {sync.worker_stale === null ? "never ran" : sync.worker_stale ? "stale" : "running"}</li>
-        {sync.failing.length > 0 && <li>Failing: {sync.failing.join(", ")}</li>}
-        {sync.pending.length > 0 && <li>Not mirrored yet: {sync.pending.join(", ")}</li>}
+        <li>
+          {t("worker", {
+            state: sync.worker_stale === null ? t("neverRan") : sync.worker_stale ? t("stale") : t("running"),
+          })}
+        </li>
+        {sync.failing.length > 0 && <li>{t("failing", { resources: sync.failing.join(", ") })}</li>}
+        {sync.pending.length > 0 && <li>{t("pending", { resources: sync.pending.join(", ") })}</li>}
         {sync.days_mismatched.length > 0 && (
-          <li>Days differing from the upstream summary: {sync.days_mismatched.join(", ")}</li>
+          <li>{t("mismatched", { days: sync.days_mismatched.join(", ") })}</li>
         )}
         {sync.last_error && (
           <li>
-            Latest upstream error at {time(sync.last_error.at)}: {sync.last_error.message}
-            {sync.last_error.request_id && ` (request ${sync.last_error.request_id})`}
+            {t("lastError", { time: time(sync.last_error.at), message: sync.last_error.message })}
+            {sync.last_error.request_id && t("request", { id: sync.last_error.request_id })}
           </li>
         )}
       </ul>

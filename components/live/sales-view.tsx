@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { Cell, Pie, PieChart, Tooltip } from "recharts";
 import {
   ChartFrame,
@@ -10,6 +11,7 @@ import {
   tooltipValue,
 } from "@/components/ui/chart-frame";
 import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
@@ -21,12 +23,15 @@ import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useDayWithPager, useLiveReport } from "../ui/live-report";
 
 export function SalesView() {
+  const t = useTranslations("sales");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const { dayId, pickDay, pager } = useDayWithPager();
   const query = useLiveReport("/api/live/sales", SalesDayReport, { day_id: dayId, cursor: pager.cursor });
-  if (!query.data) return <ReportNotLoaded query={query} what="the sales" />;
+  if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
-  const { money, time, timeZone } = eventFormat(data);
-  if (!data.day) return <Empty>The event has no days yet.</Empty>;
+  const { money, time, timeZone } = eventFormat(data, locale);
+  if (!data.day) return <Empty>{t("noDays")}</Empty>;
   const labels = hourTickLabels(data.hours, timeZone);
   const hourly = data.hours.map((h, i) => ({ label: labels[i], total: h.total, count: h.count }));
 
@@ -40,40 +45,40 @@ export function SalesView() {
         exportHref={`/api/live/sales/export?day_id=${encodeURIComponent(data.day.id)}`}
       />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        <Stat label="Sales" value={money(data.totals.total)} testId="sales-total" />
-        <Stat label="Count" value={formatCount(data.totals.count)} testId="sales-count" />
-        <Stat label="Base" value={money(data.totals.total_base)} />
-        <Stat label="Tax" value={money(data.totals.total_tax)} />
+        <Stat label={t("sales")} value={money(data.totals.total)} testId="sales-total" />
+        <Stat label={t("count")} value={formatCount(data.totals.count, locale)} testId="sales-count" />
+        <Stat label={t("base")} value={money(data.totals.total_base)} />
+        <Stat label={t("tax")} value={money(data.totals.total_tax)} />
       </dl>
 
-      <Panel id="sales-hourly" title={`Sales by hour (${timeZone}), by when they happened`}>
-        {data.totals.count === 0 && <Empty>No completed sales this day.</Empty>}
+      <Panel id="sales-hourly" title={t("hourlyTitle", { timeZone })}>
+        {data.totals.count === 0 && <Empty>{t("noCompleted")}</Empty>}
         <SeriesChart
-          label="Sales by hour of the chosen day"
+          label={t("hourlyChart")}
           data={hourly}
           format={money}
           hourly
-          series={[{ key: "total", name: "Sales", color: chartColors.current }]}
+          series={[{ key: "total", name: t("sales"), color: chartColors.current }]}
         />
         <HourlySalesTable labels={labels} hours={data.hours} money={money} />
       </Panel>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel id="by-product" title="By product">
+        <Panel id="by-product" title={t("byProduct")}>
           <CountAndTotalTable
-            caption="Sales by product"
-            labels={["Product", "Quantity", "Sales"]}
+            caption={t("byProductCaption")}
+            labels={[t("product"), t("quantity"), t("sales")]}
             rows={data.by_product.map((p) => ({ key: p.product_id, count: p.quantity, ...p }))}
             money={money}
-            empty={<Empty>No products sold.</Empty>}
+            empty={<Empty>{t("noProducts")}</Empty>}
           />
         </Panel>
-        <Panel id="by-payment" title="By payment method">
+        <Panel id="by-payment" title={t("byMethod")}>
           {data.by_payment_method.length === 0 ? (
-            <Empty>No sales.</Empty>
+            <Empty>{t("noSales")}</Empty>
           ) : (
             <>
-              <ChartFrame label="Sales by payment method" height={200}>
+              <ChartFrame label={t("byMethodCaption")} height={200}>
                 <PieChart>
                   <Pie
                     data={data.by_payment_method}
@@ -90,11 +95,11 @@ export function SalesView() {
                 </PieChart>
               </ChartFrame>
               <CountAndTotalTable
-                caption="Sales by payment method"
-                labels={["Method", "Count", "Sales"]}
+                caption={t("byMethodCaption")}
+                labels={[t("method"), t("count"), t("sales")]}
                 rows={data.by_payment_method.map((m) => ({
                   key: m.payment_method,
-                  name: m.payment_method,
+                  name: value(m.payment_method),
                   ...m,
                 }))}
                 money={money}
@@ -102,37 +107,45 @@ export function SalesView() {
             </>
           )}
         </Panel>
-        <Panel id="by-terminal" title="By terminal">
+        <Panel id="by-terminal" title={t("byTerminal")}>
           <CountAndTotalTable
-            caption="Sales by terminal"
-            labels={["Terminal", "Count", "Sales"]}
+            caption={t("byTerminalCaption")}
+            labels={[t("terminal"), t("count"), t("sales")]}
             scrollClassName="max-h-80 overflow-auto"
-            rows={data.by_device.map((d) => ({ key: d.device_id, name: d.device_id || "unknown", ...d }))}
+            rows={data.by_device.map((d) => ({ key: d.device_id, name: d.device_id || t("unknown"), ...d }))}
             money={money}
-            empty={<Empty>No sales.</Empty>}
+            empty={<Empty>{t("noSales")}</Empty>}
           />
         </Panel>
-        <Panel id="by-tax" title="By tax rate">
+        <Panel id="by-tax" title={t("byTax")}>
           <DataTable
-            caption="Sales by tax rate"
+            caption={t("byTaxCaption")}
             hiddenCaption
-            empty={<Empty>No sales.</Empty>}
-            columns={["Tax", numeric("Rate"), numeric("Base"), numeric("Tax amount")]}
-            rows={data.by_tax.map((t) => ({
-              key: `${t.tax_type}-${t.rate}`,
-              cells: [t.tax_type, `${t.rate} %`, money(t.base), money(t.tax)],
+            empty={<Empty>{t("noSales")}</Empty>}
+            columns={[t("tax"), numeric(t("rate")), numeric(t("base")), numeric(t("taxAmount"))]}
+            rows={data.by_tax.map((x) => ({
+              key: `${x.tax_type}-${x.rate}`,
+              cells: [x.tax_type, `${x.rate.toLocaleString(locale)} %`, money(x.base), money(x.tax)],
             }))}
           />
         </Panel>
       </div>
 
-      <Panel id="latest-sales" title="Latest sales">
+      <Panel id="latest-sales" title={t("latest")}>
         <DataTable
-          caption="Latest sales, newest first"
+          caption={t("latestCaption")}
           hiddenCaption
-          empty={<Empty>No sales this day.</Empty>}
-          pager={{ pager, next: data.latest.next_cursor, label: "Latest sales pages" }}
-          columns={["Happened", "Arrived", "Sale", "Terminal", "Method", "Status", numeric("Total")]}
+          empty={<Empty>{t("noSalesDay")}</Empty>}
+          pager={{ pager, next: data.latest.next_cursor, label: t("latestPages") }}
+          columns={[
+            t("happened"),
+            t("arrived"),
+            t("sale"),
+            t("terminal"),
+            t("method"),
+            t("status"),
+            numeric(t("total")),
+          ]}
           rows={data.latest.data.map((s) => ({
             key: s.id,
             cells: [
@@ -142,8 +155,8 @@ export function SalesView() {
                 {s.id}
               </span>,
               s.device_id ?? "—",
-              s.payment_method,
-              s.status,
+              value(s.payment_method),
+              value(s.status),
               money(s.total),
             ],
           }))}

@@ -1,8 +1,10 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { chartColors, hourTickLabels, SeriesChart } from "@/components/ui/chart-frame";
 import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
@@ -14,13 +16,17 @@ import { ReportNotLoaded, useDayWithPager, useLiveReport } from "../ui/live-repo
 
 type Direction = "topup" | "withdraw" | null;
 
+/** The direction filter's choices and the words of each. */
 const directions = [
-  [null, "Both"],
-  ["topup", "Top-ups"],
-  ["withdraw", "Withdrawals"],
+  [null, "both"],
+  ["topup", "topups"],
+  ["withdraw", "withdrawals"],
 ] as const;
 
 export function TopupsView() {
+  const t = useTranslations("topups");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const { dayId, pickDay, pager } = useDayWithPager();
   const [direction, setDirection] = useState<Direction>(null);
   const query = useLiveReport("/api/live/topups", TopupsDayReport, {
@@ -28,10 +34,10 @@ export function TopupsView() {
     direction,
     cursor: pager.cursor,
   });
-  if (!query.data) return <ReportNotLoaded query={query} what="the top-up flows" />;
+  if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
-  const { money, time, timeZone } = eventFormat(data);
-  if (!data.day) return <Empty>The event has no days yet.</Empty>;
+  const { money, time, timeZone } = eventFormat(data, locale);
+  if (!data.day) return <Empty>{t("noDays")}</Empty>;
   const labels = hourTickLabels(data.hours, timeZone);
   const hourly = data.hours.map((h, i) => ({
     label: labels[i],
@@ -40,7 +46,7 @@ export function TopupsView() {
   }));
   const exportParams = new URLSearchParams({ day_id: data.day.id });
   if (direction) exportParams.set("direction", direction);
-  const noFlows = <Empty>No completed top-ups or withdrawals this day.</Empty>;
+  const noFlows = <Empty>{t("noFlows")}</Empty>;
 
   return (
     <div className="space-y-6">
@@ -53,113 +59,116 @@ export function TopupsView() {
       />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat
-          label="Top-ups"
+          label={t("topups")}
           value={money(data.flows.topups.amount)}
-          hint={`${data.flows.topups.count} records`}
+          hint={t("records", { count: data.flows.topups.count })}
           testId="topups-total"
         />
         <Stat
-          label="Withdrawals"
+          label={t("withdrawals")}
           value={money(data.flows.withdrawals.amount)}
-          hint={`${data.flows.withdrawals.count} records`}
+          hint={t("records", { count: data.flows.withdrawals.count })}
           testId="withdrawals-total"
         />
         <Stat
-          label="Bonus given"
+          label={t("bonus")}
           value={money(data.flows.bonus.amount)}
-          hint={`${data.flows.bonus.count} records`}
+          hint={t("records", { count: data.flows.bonus.count })}
         />
-        <Stat
-          label="Net inflow"
-          value={money(data.net_inflow)}
-          hint="paid top-ups − withdrawals"
-          testId="net-inflow"
-        />
+        <Stat label={t("netInflow")} value={money(data.net_inflow)} hint={t("netHint")} testId="net-inflow" />
       </dl>
 
-      <Panel id="topups-hourly" title={`Top-ups against withdrawals by hour (${timeZone})`}>
+      <Panel id="topups-hourly" title={t("hourlyTitle", { timeZone })}>
         <SeriesChart
-          label="Top-ups and withdrawals by hour of the chosen day"
+          label={t("hourlyChart")}
           data={hourly}
           format={money}
           hourly
           legend
           series={[
-            { key: "topups", name: "Top-ups", color: chartColors.topups },
-            { key: "withdrawals", name: "Withdrawals", color: chartColors.withdrawals },
+            { key: "topups", name: t("topups"), color: chartColors.topups },
+            { key: "withdrawals", name: t("withdrawals"), color: chartColors.withdrawals },
           ]}
         />
       </Panel>
 
       <div className="grid gap-6 lg:grid-cols-3">
-        <Panel id="topups-per-day" title="Per event day">
+        <Panel id="topups-per-day" title={t("perDay")}>
           <FlowsTable
-            caption="Flows per event day"
-            nameLabel="Day"
+            caption={t("perDayCaption")}
+            nameLabel={t("day")}
             rows={data.by_day.map((d) => ({ key: d.day_id, ...d }))}
             money={money}
           />
         </Panel>
-        <Panel id="topups-method" title="By payment method">
+        <Panel id="topups-method" title={t("byMethod")}>
           <FlowsTable
-            caption="Flows by method"
-            nameLabel="method"
+            caption={t("byMethodCaption")}
+            nameLabel={t("method")}
             withRecords
             rows={data.by_payment_method.map((m) => ({
               key: m.payment_method,
-              name: m.payment_method,
+              name: value(m.payment_method),
               ...m,
             }))}
             money={money}
             empty={noFlows}
           />
         </Panel>
-        <Panel id="topups-nature" title="By nature">
+        <Panel id="topups-nature" title={t("byNature")}>
           <FlowsTable
-            caption="Flows by nature"
-            nameLabel="nature"
+            caption={t("byNatureCaption")}
+            nameLabel={t("nature")}
             withRecords
-            rows={data.by_nature.map((n) => ({ key: n.nature, name: n.nature, ...n }))}
+            rows={data.by_nature.map((n) => ({ key: n.nature, ...n, name: value(n.nature) }))}
             money={money}
             empty={noFlows}
           />
         </Panel>
       </div>
 
-      <Panel id="topups-latest" title="Latest top-ups and withdrawals">
+      <Panel id="topups-latest" title={t("latest")}>
         <fieldset className="mb-2 flex flex-wrap gap-3 text-sm">
-          <legend className="sr-only">Direction</legend>
-          {directions.map(([value, label]) => (
+          <legend className="sr-only">{t("direction")}</legend>
+          {directions.map(([choice, label]) => (
             <label key={label} className="flex items-center gap-1">
               <input
                 type="radio"
                 name="direction"
-                checked={direction === value}
+                checked={direction === choice}
                 onChange={() => {
-                  setDirection(value);
+                  setDirection(choice);
                   pager.reset();
                 }}
               />
-              {label}
+              {t(label)}
             </label>
           ))}
         </fieldset>
         <DataTable
-          caption="Latest top-ups and withdrawals, newest first"
+          caption={t("latestCaption")}
           hiddenCaption
-          empty={<Empty>Nothing in this direction this day.</Empty>}
-          pager={{ pager, next: data.latest.next_cursor, label: "Latest top-ups pages" }}
-          columns={["Happened", "Direction", "Method", "Nature", "Status", "Desk", numeric("Amount")]}
-          rows={data.latest.data.map((t) => ({
-            key: t.id,
+          empty={<Empty>{t("nothing")}</Empty>}
+          pager={{ pager, next: data.latest.next_cursor, label: t("latestPages") }}
+          columns={[
+            t("happened"),
+            t("direction"),
+            t("methodColumn"),
+            t("natureColumn"),
+            t("status"),
+            t("desk"),
+            numeric(t("amount")),
+          ]}
+          rows={data.latest.data.map((r) => ({
+            key: r.id,
             cells: [
-              time(t.occurred_at),
-              t.direction === "topup" ? "top-up" : "withdrawal",
-              t.payment_method,
-              t.nature,
-              t.status,
-              t.device_id ?? "—",
-              money(t.amount),
+              time(r.occurred_at),
+              r.direction === "topup" ? t("topup") : t("withdrawal"),
+              value(r.payment_method),
+              value(r.nature),
+              value(r.status),
+              r.device_id ?? "—",
+              money(r.amount),
             ],
           }))}
         />

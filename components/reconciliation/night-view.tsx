@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { CountAndTotalTable, FlowsTable, LateByTerminalTable } from "@/components/ui/breakdown-tables";
 import { joinClasses, toolButtonClass } from "@/components/ui/class-names";
@@ -8,6 +9,7 @@ import { DataTable, numeric } from "@/components/ui/data-table";
 import { DayReportHeader } from "@/components/ui/day-report-header";
 import { eventFormat } from "@/components/ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "@/components/ui/live-report";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty, ErrorBox } from "@/components/ui/states";
@@ -28,14 +30,17 @@ type Money = (minor: number) => string;
 
 /** Night reconciliation (issue #7): a night's figures, checksum, late arrivals, sign-off and drift. */
 export function NightView({ canSign }: { canSign: boolean }) {
+  const t = useTranslations("night");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const [dayId, setDayId] = useState<string | null>(null);
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: [REPORT_PATH] });
   const query = useLiveReport(REPORT_PATH, NightReport, { day_id: dayId });
-  if (!query.data) return <ReportNotLoaded query={query} what="the night" />;
+  if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
-  if (!data.day || !data.figures) return <Empty>The event has no nights yet.</Empty>;
-  const { money, timeZone, dateTime } = eventFormat(data);
+  if (!data.day || !data.figures) return <Empty>{t("noNights")}</Empty>;
+  const { money, timeZone, dateTime } = eventFormat(data, locale);
   const f = data.figures;
   const day = data.day;
 
@@ -49,15 +54,20 @@ export function NightView({ canSign }: { canSign: boolean }) {
         toolsClassName="no-print"
         onPick={setDayId}
         exportHref={`/api/reconciliation/export?day_id=${encodeURIComponent(day.id)}`}
-        exportLabel="Export the night as CSV"
+        exportLabel={t("export")}
       >
         <button type="button" className={joinClasses(toolButtonClass, "mb-4")} onClick={() => window.print()}>
-          Print report
+          {t("print")}
         </button>
       </DayReportHeader>
       <p className="text-sm text-slate-700" data-testid="night-window">
-        {day.name}: {dateTime(day.starts_at)} – {dateTime(day.ends_at)} ({timeZone})
-        {data.ended ? "" : " — still running"}
+        {t("window", {
+          name: day.name,
+          start: dateTime(day.starts_at),
+          end: dateTime(day.ends_at),
+          timeZone,
+        })}
+        {data.ended ? "" : t("running")}
       </p>
 
       {data.drift && <DriftAlert drift={data.drift} money={money} />}
@@ -74,64 +84,69 @@ export function NightView({ canSign }: { canSign: boolean }) {
       />
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Sales by payment method" id="by-method-title">
+        <Panel title={t("byMethod")} id="by-method-title">
           <CountAndTotalTable
-            caption="Sales by payment method"
-            labels={["Method", "Sales", "Total"]}
+            caption={t("byMethod")}
+            labels={[t("method"), t("sales"), t("total")]}
             rows={f.sales_by_payment_method.map((r) => ({
               key: r.payment_method,
-              name: r.payment_method,
+              name: value(r.payment_method),
               ...r,
             }))}
             money={money}
           />
         </Panel>
-        <Panel title="Sales by terminal" id="by-terminal-title">
+        <Panel title={t("byTerminal")} id="by-terminal-title">
           <CountAndTotalTable
-            caption="Sales by terminal"
-            labels={["Terminal", "Sales", "Total"]}
-            rows={f.sales_by_device.map((r) => ({ key: r.device_id, name: r.device_id || "unknown", ...r }))}
+            caption={t("byTerminal")}
+            labels={[t("terminal"), t("sales"), t("total")]}
+            rows={f.sales_by_device.map((r) => ({
+              key: r.device_id,
+              name: r.device_id || t("unknown"),
+              ...r,
+            }))}
             money={money}
           />
         </Panel>
-        <Panel title="Sales by tax rate" id="by-tax-title">
+        <Panel title={t("byTax")} id="by-tax-title">
           <DataTable
-            caption="Sales by tax rate"
+            caption={t("byTax")}
             hiddenCaption
-            columns={["Tax", numeric("Base"), numeric("Tax")]}
+            columns={[t("tax"), numeric(t("base")), numeric(t("tax"))]}
             rows={f.sales_by_tax.map((r) => ({
               key: `${r.tax_type}${r.rate}`,
               cells: [`${r.tax_type} ${r.rate}%`, money(r.base), money(r.tax)],
             }))}
           />
         </Panel>
-        <Panel title="Top-ups and withdrawals by method" id="flows-title">
+        <Panel title={t("flowsTitle")} id="flows-title">
           <FlowsTable
-            caption="Top-ups and withdrawals by payment method"
-            nameLabel="Method"
-            rows={flowsByMethod(f)}
+            caption={t("flowsCaption")}
+            nameLabel={t("method")}
+            rows={flowsByMethod(f).map((r) => ({ ...r, name: value(r.name) }))}
             money={money}
           />
         </Panel>
       </div>
 
-      <Panel title="Late arrivals (reached the server after the night ended)" id="late-title">
+      <Panel title={t("lateTitle")} id="late-title">
         {data.late && data.late.count > 0 ? (
           <>
             <p className="mb-2" data-testid="late-summary">
-              {data.late.count} records, {money(data.late.amount)}
-              {data.late.latest_created_at && `, latest ${dateTime(data.late.latest_created_at)}`}
+              {t("lateSummary", { count: data.late.count, amount: money(data.late.amount) })}
+              {data.late.latest_created_at &&
+                t("lateLatest", { time: dateTime(data.late.latest_created_at) })}
             </p>
             <LateByTerminalTable
-              caption="Late arrivals by terminal"
-              countLabel="Records"
+              caption={t("lateCaption")}
+              countLabel={t("records")}
               rows={data.late.by_device}
               money={money}
               at={dateTime}
             />
           </>
         ) : (
-          <p data-testid="late-summary">No late arrivals.</p>
+          <p data-testid="late-summary">{t("noLate")}</p>
         )}
       </Panel>
 
@@ -166,6 +181,7 @@ const signed = (n: number) => (n >= 0 ? "+" : "");
 
 /** The night changed since it was signed off: by how much, and which lines. */
 function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
+  const t = useTranslations("night");
   return (
     <section
       role="alert"
@@ -174,13 +190,14 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
       data-testid="drift"
     >
       <h2 id="drift-title" className="font-semibold text-amber-950">
-        Changed since sign-off: {signed(drift.sales_count)}
-        {drift.sales_count} sales, {signed(drift.sales_total)}
-        {money(drift.sales_total)}
+        {t("drift", {
+          count: `${signed(drift.sales_count)}${drift.sales_count}`,
+          total: `${signed(drift.sales_total)}${money(drift.sales_total)}`,
+        })}
       </h2>
       <DataTable
-        caption="Lines that changed since the last sign-off"
-        columns={["Line", numeric("Signed"), numeric("Now"), numeric("Change")]}
+        caption={t("driftCaption")}
+        columns={[t("line"), numeric(t("signed")), numeric(t("now")), numeric(t("change"))]}
         rows={drift.lines.map((l) => {
           const value = (n: number) => (l.money ? money(n) : String(n));
           return {
@@ -194,29 +211,38 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
 }
 
 function NightStats({ figures: f, money }: { figures: NightFigures; money: Money }) {
+  const t = useTranslations("night");
   return (
     <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-      <Stat label="Sales" value={String(f.sales.count)} testId="night-sales-count" />
+      <Stat label={t("sales")} value={String(f.sales.count)} testId="night-sales-count" />
       <Stat
-        label="Sales total"
+        label={t("salesTotal")}
         value={money(f.sales.total)}
         testId="night-sales-total"
-        hint={`base ${money(f.sales.total_base)} · tax ${money(f.sales.total_tax)}`}
+        hint={t("baseTax", { base: money(f.sales.total_base), tax: money(f.sales.total_tax) })}
       />
       <Stat
-        label="Top-ups"
+        label={t("topups")}
         value={money(f.topups.amount)}
         testId="night-topups"
-        hint={`${f.topups.count} records`}
+        hint={t("recordsHint", { count: f.topups.count })}
       />
       <Stat
-        label="Withdrawals"
+        label={t("withdrawals")}
         value={money(f.withdrawals.amount)}
         testId="night-withdrawals"
-        hint={`${f.withdrawals.count} records`}
+        hint={t("recordsHint", { count: f.withdrawals.count })}
       />
-      <Stat label="Bonuses" value={money(f.bonuses.amount)} hint={`${f.bonuses.count} records`} />
-      <Stat label="Transfers" value={money(f.transfers.amount)} hint={`${f.transfers.count} records`} />
+      <Stat
+        label={t("bonuses")}
+        value={money(f.bonuses.amount)}
+        hint={t("recordsHint", { count: f.bonuses.count })}
+      />
+      <Stat
+        label={t("transfers")}
+        value={money(f.transfers.amount)}
+        hint={t("recordsHint", { count: f.transfers.count })}
+      />
     </dl>
   );
 }
@@ -241,17 +267,27 @@ function ChecksumPanel({
     mutationFn: (day: string) => postJson("/api/reconciliation/resync", { day_id: day }, ResyncAnswer),
     onSuccess: onResynced,
   });
+  const t = useTranslations("night");
   const d = c?.difference;
   return (
-    <Panel title="Checksum against the upstream summary" id="checksum-title">
+    <Panel title={t("checksumTitle")} id="checksum-title">
       <div className="flex flex-wrap items-center gap-4">
         <p data-testid="checksum">
           {!c?.upstream
-            ? "Not checked yet"
+            ? t("notChecked")
             : c.matched
-              ? "Matches upstream"
-              : `Differs from upstream${d ? `: ${signed(d.sales_count)}${d.sales_count} sales, ${money(d.sales_total)} sales, ${money(d.topups_amount)} top-ups, ${money(d.withdrawals_amount)} withdrawals upstream` : ""}`}
-          {c?.checked_at && <span className="ml-2 text-sm text-slate-500">checked {at(c.checked_at)}</span>}
+              ? t("matches")
+              : d
+                ? t("differsBy", {
+                    count: `${signed(d.sales_count)}${d.sales_count}`,
+                    sales: money(d.sales_total),
+                    topups: money(d.topups_amount),
+                    withdrawals: money(d.withdrawals_amount),
+                  })
+                : t("differs")}
+          {c?.checked_at && (
+            <span className="ml-2 text-sm text-slate-500">{t("checked", { time: at(c.checked_at) })}</span>
+          )}
         </p>
         {canResync && (
           <button
@@ -260,11 +296,11 @@ function ChecksumPanel({
             disabled={resync.isPending || !!c?.resync_pending_since}
             onClick={() => resync.mutate(dayId)}
           >
-            {c?.resync_pending_since ? "Re-sync requested…" : "Re-sync this night"}
+            {c?.resync_pending_since ? t("resyncRequested") : t("resync")}
           </button>
         )}
       </div>
-      {resync.isError && <ErrorBox error={resync.error} what="the re-sync" />}
+      {resync.isError && <ErrorBox error={resync.error} what={t("theResync")} />}
     </Panel>
   );
 }

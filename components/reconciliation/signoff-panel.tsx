@@ -1,10 +1,12 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toolButtonClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { eventFormat } from "@/components/ui/event-format";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox } from "@/components/ui/states";
@@ -22,7 +24,9 @@ export function SignoffPanel({
   canSign: boolean;
   onSigned: () => void;
 }) {
-  const { money, currency } = eventFormat(report);
+  const t = useTranslations("signoff");
+  const valueText = useValueText();
+  const { money, currency } = eventFormat(report, useIntlLocale());
   const [counted, setCounted] = useState<Record<string, string>>({});
   const [comment, setComment] = useState("");
   const sign = useMutation({
@@ -40,7 +44,7 @@ export function SignoffPanel({
   });
   const invalid = lines.some((l) => l.invalid);
   return (
-    <Panel title="Expected money per desk and sign-off" id="signoff-title">
+    <Panel title={t("title")} id="signoff-title">
       <form
         onSubmit={(ev) => {
           ev.preventDefault();
@@ -58,22 +62,22 @@ export function SignoffPanel({
         }}
       >
         <DataTable
-          caption="Expected = top-ups − withdrawals + sales, per desk and method"
+          caption={t("caption")}
           columns={[
-            "Desk",
-            "Method",
-            numeric("Top-ups"),
-            numeric("Withdrawals"),
-            numeric("Sales"),
-            numeric("Expected"),
-            numeric("Counted"),
-            numeric("Variance"),
+            t("desk"),
+            t("method"),
+            numeric(t("topups")),
+            numeric(t("withdrawals")),
+            numeric(t("sales")),
+            numeric(t("expected")),
+            numeric(t("counted")),
+            numeric(t("variance")),
           ]}
           rows={lines.map((l) => ({
             key: l.key,
             cells: [
-              l.e.device_id || "unknown",
-              l.e.payment_method,
+              l.e.device_id || t("unknown"),
+              valueText(l.e.payment_method),
               money(l.e.topups),
               money(l.e.withdrawals),
               money(l.e.sales),
@@ -83,12 +87,15 @@ export function SignoffPanel({
               canSign ? (
                 <input
                   key="c"
-                  aria-label={`Counted ${l.e.payment_method} at ${l.e.device_id || "unknown"}`}
+                  aria-label={t("countedAt", {
+                    method: l.e.payment_method,
+                    desk: l.e.device_id || t("unknown"),
+                  })}
                   aria-invalid={l.invalid}
                   inputMode="decimal"
                   className="w-28 rounded border border-slate-300 px-2 py-0.5 text-right"
                   value={l.text}
-                  placeholder="0.00"
+                  placeholder={t("placeholder")}
                   onChange={(ev) => setCounted((c) => ({ ...c, [l.key]: ev.target.value }))}
                 />
               ) : (
@@ -101,7 +108,7 @@ export function SignoffPanel({
         {canSign && (
           <div className="no-print mt-3 flex flex-wrap items-end gap-3">
             <label className="flex grow flex-col text-sm">
-              <span className="font-medium">Comment</span>
+              <span className="font-medium">{t("comment")}</span>
               <textarea
                 className="rounded border border-slate-300 px-2 py-1"
                 rows={2}
@@ -111,19 +118,19 @@ export function SignoffPanel({
               />
             </label>
             <button type="submit" className={toolButtonClass} disabled={sign.isPending || invalid}>
-              {report.signoffs.length ? "Sign off again" : "Sign off this night"}
+              {report.signoffs.length ? t("signAgain") : t("signOff")}
             </button>
           </div>
         )}
         {invalid && (
           <p role="alert" className="text-sm text-red-800">
-            A counted amount is not a number.
+            {t("notNumber")}
           </p>
         )}
-        {sign.isError && <ErrorBox error={sign.error} what="the sign-off" />}
+        {sign.isError && <ErrorBox error={sign.error} what={t("theSignoff")} />}
         {sign.isSuccess && (
           <p role="status" className="text-sm text-green-800">
-            Signed off.
+            {t("signed")}
           </p>
         )}
       </form>
@@ -141,20 +148,21 @@ export function SignoffHistory({
   money: (minor: number) => string;
   at: (iso: string) => string;
 }) {
+  const t = useTranslations("signoff");
   return (
-    <Panel title="Sign-off history" id="history-title">
+    <Panel title={t("historyTitle")} id="history-title">
       <DataTable
-        caption="Every sign-off of this night, newest first"
+        caption={t("historyCaption")}
         hiddenCaption
-        empty={<p>Not signed off yet.</p>}
+        empty={<p>{t("notSigned")}</p>}
         columns={[
-          "Signed",
-          "By",
-          numeric("Sales"),
-          numeric("Sales total"),
-          numeric("Variance"),
-          "Checksum",
-          "Comment",
+          t("signedColumn"),
+          t("by"),
+          numeric(t("sales")),
+          numeric(t("salesTotal")),
+          numeric(t("variance")),
+          t("checksum"),
+          t("comment"),
         ]}
         rows={signoffs.map((s) => ({
           key: s.id,
@@ -165,10 +173,10 @@ export function SignoffHistory({
             money(s.snapshot.figures.sales.total),
             money(s.counted.reduce((n, l) => n + l.variance, 0)),
             s.snapshot.checksum.matched === null
-              ? "not checked"
+              ? t("notChecked")
               : s.snapshot.checksum.matched
-                ? "matched"
-                : "differed",
+                ? t("matched")
+                : t("differed"),
             <SafeText key="comment" text={s.comment} />,
           ],
         }))}

@@ -1,20 +1,23 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { type ChangeEvent, useState } from "react";
 import { primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { DataTable } from "@/components/ui/data-table";
+import { useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox } from "@/components/ui/states";
 import { fetchJson, postJson } from "@/lib/shared/api/client";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import { formatBytes, IMPORT_MAX_BYTES, tooLargeMessage } from "@/lib/shared/api/limits";
+import { formatBytes, IMPORT_MAX_BYTES } from "@/lib/shared/api/limits";
 import { type ImportJob, ImportJobAnswer, ImportJobList, ImportValidation } from "@/lib/shared/api/staff";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 
 /** Ticket import: validate every row first, then send chunks of 500, resumable. */
 export function ImportView() {
+  const t = useTranslations("import");
   const queryClient = useQueryClient();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [validation, setValidation] = useState<ImportValidation | null>(null);
@@ -33,7 +36,12 @@ export function ImportView() {
     // The server's limit, checked before sending (the same words as its 413).
     const size = new Blob([JSON.stringify({ file_name: f.name, csv: text })]).size;
     if (size > IMPORT_MAX_BYTES) {
-      setError(new ConsoleError("payload_too_large", tooLargeMessage("The import", size, IMPORT_MAX_BYTES)));
+      setError(
+        new ConsoleError(
+          "payload_too_large",
+          t("tooLarge", { size: formatBytes(size), limit: formatBytes(IMPORT_MAX_BYTES) }),
+        ),
+      );
       return setFile(null);
     }
     setFile({ name: f.name, text });
@@ -93,30 +101,25 @@ export function ImportView() {
 
   return (
     <div className="space-y-4">
-      <Panel title="Import tickets from a CSV file">
+      <Panel title={t("title")}>
         <p className="mb-2 text-sm text-slate-700">
-          Columns: <code>code</code> (optional), <code>ticket_type</code>, <code>name</code>,{" "}
-          <code>email</code>, <code>document_type</code>, <code>document_number</code>,{" "}
-          <code>birth_date</code> (optional), <code>valid_days</code> (names, dates or ids, separated by{" "}
-          <code>;</code>), <code>extra_zones</code> (optional). Every row is checked before anything is sent.
-          Up to {formatBytes(IMPORT_MAX_BYTES)} per import.
+          {t.rich("columns", { max: formatBytes(IMPORT_MAX_BYTES), c: (chunks) => <code>{chunks}</code> })}
         </p>
         <label className="flex flex-col text-sm">
-          CSV file
+          {t("file")}
           <input type="file" accept=".csv,text/csv" onChange={choose} disabled={busy || running} />
         </label>
-        {busy && !running && <p aria-busy="true">Checking the file…</p>}
+        {busy && !running && <p aria-busy="true">{t("checking")}</p>}
         {validation && !validation.ok && (
           <div className="mt-3" data-testid="row-errors">
             <p role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-red-800">
-              {validation.errors.length} problem(s) in {validation.rows} row(s). Nothing was sent: fix the
-              file and choose it again.
+              {t("problems", { errors: validation.errors.length, rows: validation.rows })}
             </p>
             <DataTable
-              caption="Problems in the file"
+              caption={t("problemsCaption")}
               hiddenCaption
               scrollClassName="mt-2 overflow-x-auto"
-              columns={["Line", "Column", "Problem"]}
+              columns={[t("line"), t("column"), t("problem")]}
               // A line can have several problems: the row's place is its key.
               rows={validation.errors.map((e, i) => ({
                 key: String(i),
@@ -128,10 +131,10 @@ export function ImportView() {
         {validation?.ok && (
           <div className="mt-3 space-y-2">
             <p role="status" className="text-sm">
-              All {validation.rows} rows are valid.
+              {t("allValid", { rows: validation.rows })}
             </p>
             <button type="button" className={primaryButtonClass} disabled={busy} onClick={startImport}>
-              Import {validation.rows} tickets
+              {t("importRows", { rows: validation.rows })}
             </button>
           </div>
         )}
@@ -141,9 +144,7 @@ export function ImportView() {
         <div>
           <ErrorBox error={error} />
           {job && job.status !== "completed" && !running && (
-            <p className="mt-1 text-sm">
-              The import was interrupted. Resuming sends only what was not sent yet.
-            </p>
+            <p className="mt-1 text-sm">{t("interrupted")}</p>
           )}
         </div>
       )}
@@ -154,12 +155,14 @@ export function ImportView() {
 
 function JobProgress({ job, running, onResume }: { job: ImportJob; running: boolean; onResume: () => void }) {
   const percent = job.total_rows ? Math.round((job.sent_rows / job.total_rows) * 100) : 100;
+  const t = useTranslations("import");
+  const value = useValueText();
   const failed = job.chunks.find((c) => c.status === "failed");
   return (
-    <Panel title={`Import ${escapeBidi(job.file_name)}`}>
+    <Panel title={t("jobTitle", { file: escapeBidi(job.file_name) })}>
       <div
         role="progressbar"
-        aria-label="Import progress"
+        aria-label={t("progress")}
         aria-valuemin={0}
         aria-valuemax={job.total_rows}
         aria-valuenow={job.sent_rows}
@@ -168,37 +171,47 @@ function JobProgress({ job, running, onResume }: { job: ImportJob; running: bool
         <div className="h-full bg-blue-700 transition-all" style={{ width: `${percent}%` }} />
       </div>
       <p data-testid="import-progress" className="mt-2 text-sm">
-        {job.sent_rows} of {job.total_rows} rows sent ({percent} %) · {job.status}
+        {t("sent", { sent: job.sent_rows, total: job.total_rows, percent, status: value(job.status) })}
       </p>
       {failed?.last_error && !running && (
         <p role="alert" className="mt-2 rounded border border-red-200 bg-red-50 p-2 text-sm text-red-800">
-          Rows {failed.first_row + 1}–{failed.first_row + failed.row_count} were not imported:{" "}
-          {failed.last_error.message}
-          {failed.last_error.request_id && ` (request ${failed.last_error.request_id})`}
+          {t("notImported", {
+            from: failed.first_row + 1,
+            to: failed.first_row + failed.row_count,
+            message: failed.last_error.message,
+          })}
+          {failed.last_error.request_id && t("request", { id: failed.last_error.request_id })}
           {failed.last_error.status >= 400 &&
           failed.last_error.status < 500 &&
           failed.last_error.status !== 429
-            ? " The service refused these rows: resuming will be refused the same way. Import them again from a corrected file (rows already sent stay imported)."
-            : " Resuming sends them again with the same Idempotency-Key, so nothing is created twice."}
+            ? t("refused")
+            : t("retryable")}
         </p>
       )}
       {job.status !== "completed" && !running && (
         <button type="button" className={`${primaryButtonClass} mt-2`} onClick={onResume}>
-          Resume import
+          {t("resume")}
         </button>
       )}
       {job.status === "completed" && (
         <div data-testid="import-report" className="mt-2 text-sm">
           <p role="status">
-            Import complete: {job.created_tickets} tickets created from {job.total_rows} rows in{" "}
-            {job.chunks.length} chunk(s).
+            {t("complete", {
+              created: job.created_tickets ?? 0,
+              rows: job.total_rows,
+              chunks: job.chunks.length,
+            })}
           </p>
           <ul className="ml-4 list-disc">
             {job.chunks.map((c) => (
               <li key={c.seq}>
-                rows {c.first_row + 1}–{c.first_row + c.row_count}: {c.created_count} created, {c.attempts}{" "}
-                attempt(s)
-                {c.upstream_request_id && `, request ${c.upstream_request_id}`}
+                {t("chunk", {
+                  from: c.first_row + 1,
+                  to: c.first_row + c.row_count,
+                  created: c.created_count ?? 0,
+                  attempts: c.attempts,
+                })}
+                {c.upstream_request_id && t("chunkRequest", { id: c.upstream_request_id })}
               </li>
             ))}
           </ul>
@@ -209,6 +222,8 @@ function JobProgress({ job, running, onResume }: { job: ImportJob; running: bool
 }
 
 function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void; running: boolean }) {
+  const t = useTranslations("import");
+  const value = useValueText();
   const query = useQuery({
     queryKey: ["imports"],
     queryFn: () => fetchJson("/api/import", ImportJobList),
@@ -217,18 +232,24 @@ function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void
   if (query.isError) return <ErrorBox error={query.error} />;
   if (!query.data.data.length) return null;
   return (
-    <Panel title="Recent imports">
+    <Panel title={t("recent")}>
       <DataTable
-        caption="Recent imports"
+        caption={t("recent")}
         hiddenCaption
-        columns={["File", "By", "Rows sent", "Status", { label: "Action", hiddenLabel: true }]}
+        columns={[
+          t("fileColumn"),
+          t("by"),
+          t("rowsSent"),
+          t("status"),
+          { label: t("action"), hiddenLabel: true },
+        ]}
         rows={query.data.data.map((j) => ({
           key: j.id,
           cells: [
             <SafeText key="file" text={j.file_name} />,
             j.username,
             `${j.sent_rows} / ${j.total_rows}`,
-            j.status,
+            value(j.status),
             j.status !== "completed" && (
               <button
                 key="resume"
@@ -237,7 +258,7 @@ function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void
                 disabled={running}
                 onClick={() => onResume(j)}
               >
-                Resume
+                {t("resumeShort")}
               </button>
             ),
           ],

@@ -2,9 +2,11 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { primaryButtonClass, secondaryButtonClass, textLinkClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
@@ -14,12 +16,12 @@ import { formatMoney } from "@/lib/shared/format/money";
 import { timeOfDay } from "@/lib/shared/format/time";
 import { useIdempotentPost } from "./idempotent-post";
 
-function waited(since: string, now: number) {
+function waited(t: ReturnType<typeof useTranslations<"review">>, since: string, now: number) {
   const minutes = Math.max(0, Math.floor((now - new Date(since).getTime()) / 60_000));
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return t("minutes", { minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} days`;
+  if (hours < 48) return t("hours", { hours, minutes: minutes % 60 });
+  return t("days", { days: Math.floor(hours / 24) });
 }
 
 /** Paid and promo balance of the wristbands other than `kept` (what keeping it moves onto it). */
@@ -33,26 +35,28 @@ function movedTo(kept: Wristband, pair: ReviewPair) {
 
 /** Wristbands in pending_review, by the ticket they compete for; refreshed every 30 s. */
 export function ReviewQueue({ canResolve }: { canResolve: boolean }) {
+  const t = useTranslations("review");
+  const locale = useIntlLocale();
   const query = useQuery({
     queryKey: ["review"],
     queryFn: () => fetchJson("/api/review", ReviewView),
     refetchInterval: 30_000,
   });
-  if (query.isPending) return <Loading what="the review queue" />;
+  if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { pairs, currency, refreshedAt, timeZone } = query.data;
   const now = new Date(refreshedAt).getTime();
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
-        {pairs.length} pair(s) waiting · refreshed every 30 s (last {timeOfDay(refreshedAt, timeZone)})
+        {t("waiting", { count: pairs.length, time: timeOfDay(refreshedAt, timeZone) })}
       </p>
-      {pairs.length === 0 && <p>Nothing waits for review.</p>}
+      {pairs.length === 0 && <p>{t("nothing")}</p>}
       {pairs.map((pair) => (
         <Pair
           key={pair.ticket_code ?? pair.members[0]!.id}
           pair={pair}
-          money={(c) => formatMoney(c, currency)}
+          money={(c) => formatMoney(c, currency, locale)}
           now={now}
           canResolve={canResolve}
         />
@@ -72,11 +76,13 @@ function Pair({
   now: number;
   canResolve: boolean;
 }) {
+  const t = useTranslations("review");
+  const value = useValueText();
   const queryClient = useQueryClient();
   const keep = useIdempotentPost(KeepAnswer);
   const [choice, setChoice] = useState<Wristband | null>(null);
   const [done, setDone] = useState<{ kept: Wristband; moved: number; movedPromo: number } | null>(null);
-  const title = `Ticket ${pair.ticket_code ?? "—"}`;
+  const title = t("title", { code: pair.ticket_code ?? "—" });
 
   async function confirmKeep(w: Wristband) {
     const moving = movedTo(w, pair);
@@ -90,16 +96,21 @@ function Pair({
     return (
       <Panel title={title}>
         <p role="status" className="text-sm">
-          Kept <strong>{done.kept.nfc}</strong>: {money(done.moved)} paid and {money(done.movedPromo)} promo
-          balance moved to it. Its balances are now {money(done.kept.balance)} paid and{" "}
-          {money(done.kept.promo_balance)} promo.
+          {t.rich("kept", {
+            nfc: done.kept.nfc,
+            paid: money(done.moved),
+            promo: money(done.movedPromo),
+            balance: money(done.kept.balance),
+            promoBalance: money(done.kept.promo_balance),
+            b: (chunks) => <strong>{chunks}</strong>,
+          })}
         </p>
         <button
           type="button"
           className={`${secondaryButtonClass} mt-2`}
           onClick={() => queryClient.invalidateQueries({ queryKey: ["review"] })}
         >
-          Done
+          {t("done")}
         </button>
       </Panel>
     );
@@ -108,27 +119,29 @@ function Pair({
   return (
     <Panel title={title}>
       <p className="mb-2 text-sm">
-        Attendee: <strong>{pair.attendee ? <SafeText text={pair.attendee} /> : "anonymous"}</strong> · waiting
-        for {waited(pair.since, now)}
+        {t.rich("attendee", {
+          waited: waited(t, pair.since, now),
+          b: () => <strong>{pair.attendee ? <SafeText text={pair.attendee} /> : t("anonymous")}</strong>,
+        })}
         {pair.ticket_code && (
           <>
             {" "}
             ·{" "}
             <Link className={textLinkClass} href={`/tickets/${encodeURIComponent(pair.ticket_code)}`}>
-              open the ticket
+              {t("openTicket")}
             </Link>
           </>
         )}
       </p>
       <DataTable
-        caption={`Wristbands of ${title.toLowerCase()}`}
+        caption={t("caption", { code: pair.ticket_code ?? "—" })}
         hiddenCaption
         columns={[
-          "Wristband",
-          "Status",
-          numeric("Paid"),
-          numeric("Promo"),
-          { label: "Decision", hiddenLabel: true, numeric: true },
+          t("wristband"),
+          t("status"),
+          numeric(t("paid")),
+          numeric(t("promo")),
+          { label: t("decision"), hiddenLabel: true, numeric: true },
         ]}
         rows={pair.members.map((w) => ({
           key: w.id,
@@ -136,7 +149,7 @@ function Pair({
             <Link key="nfc" className={textLinkClass} href={`/wristbands/${encodeURIComponent(w.nfc)}`}>
               {w.nfc}
             </Link>,
-            w.status.replace("_", " "),
+            value(w.status),
             money(w.balance),
             money(w.promo_balance),
             canResolve && (
@@ -147,7 +160,7 @@ function Pair({
                 disabled={keep.busy}
                 onClick={() => setChoice(w)}
               >
-                Keep {w.nfc}…
+                {t("keep", { nfc: w.nfc })}
               </button>
             ),
           ],
@@ -156,13 +169,17 @@ function Pair({
       {choice && moving && (
         <div
           role="alertdialog"
-          aria-label="Confirm keep"
+          aria-label={t("confirmLabel")}
           className="mt-3 space-y-2 rounded border border-blue-200 p-3 text-sm"
         >
           <p>
-            Keep <strong>{choice.nfc}</strong>? The other wristband(s) get blocked and{" "}
-            <strong data-testid="moving-paid">{money(moving.paid)}</strong> paid and{" "}
-            <strong>{money(moving.promo)}</strong> promo balance move to it.
+            {t.rich("confirm", {
+              nfc: choice.nfc,
+              paid: money(moving.paid),
+              promo: money(moving.promo),
+              b: (chunks) => <strong>{chunks}</strong>,
+              moving: (chunks) => <strong data-testid="moving-paid">{chunks}</strong>,
+            })}
           </p>
           <div className="flex gap-2">
             <button
@@ -171,7 +188,7 @@ function Pair({
               disabled={keep.busy}
               onClick={() => confirmKeep(choice)}
             >
-              {keep.busy ? "Keeping…" : "Yes, keep this one"}
+              {keep.busy ? t("keeping") : t("yesKeep")}
             </button>
             <button
               type="button"
@@ -179,7 +196,7 @@ function Pair({
               disabled={keep.busy}
               onClick={() => setChoice(null)}
             >
-              Back
+              {t("back")}
             </button>
           </div>
         </div>

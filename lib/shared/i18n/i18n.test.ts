@@ -76,6 +76,8 @@ function stringsIn(node: ts.Node): string[] {
     // Attributes of nested elements (class names, hrefs) and call arguments (keys, codes) are not words.
     if (ts.isJsxAttribute(n)) return;
     if (ts.isCallExpression(n)) return visit(n.expression);
+    // `{ label: …, cellClassName: "…" }`: only the words of a column are words.
+    if (ts.isPropertyAssignment(n) && /class|key|id$/i.test(n.name.getText())) return;
     // A value compared with (`state.kind === "failed"`) is data, not words.
     if (ts.isBinaryExpression(n) && /=/.test(n.operatorToken.getText())) return;
     if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) {
