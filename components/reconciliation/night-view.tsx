@@ -21,6 +21,7 @@ import {
   NightReport,
   ResyncAnswer,
 } from "@/lib/shared/api/reconciliation";
+import { driftLabel } from "./drift-label";
 import { SignoffHistory, SignoffPanel } from "./signoff-panel";
 
 const REPORT_PATH = "/api/reconciliation";
@@ -182,6 +183,7 @@ const signed = (n: number) => (n >= 0 ? "+" : "");
 /** The night changed since it was signed off: by how much, and which lines. */
 function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
   const t = useTranslations("night");
+  const label = useDriftLabel();
   return (
     <section
       role="alert"
@@ -202,12 +204,19 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
           const value = (n: number) => (l.money ? money(n) : String(n));
           return {
             key: l.key,
-            cells: [l.label, value(l.before), value(l.after), `${signed(l.delta)}${value(l.delta)}`],
+            cells: [label(l), value(l.before), value(l.after), `${signed(l.delta)}${value(l.delta)}`],
           };
         })}
       />
     </section>
   );
+}
+
+/** A drift line's words in the user's language. */
+function useDriftLabel(): (line: { key: string; label: string }) => string {
+  const t = useTranslations();
+  const value = useValueText();
+  return (line) => driftLabel(t, value, line);
 }
 
 function NightStats({ figures: f, money }: { figures: NightFigures; money: Money }) {

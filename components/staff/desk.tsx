@@ -1,9 +1,11 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { Field, Fields } from "@/components/ui/fields";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
@@ -33,10 +35,11 @@ interface Sent {
 
 /** The top-up desk (and the refund desk): one wristband at a time. */
 export function Desk({ canTopup, canWithdraw }: { canTopup: boolean; canWithdraw: boolean }) {
+  const t = useTranslations("desk");
   const [loaded, setLoaded] = useState<string | null>(null);
   const desk = useDeskName();
   const [renaming, setRenaming] = useState(false);
-  if (!desk.ready) return <Loading what="the desk" />;
+  if (!desk.ready) return <Loading what={t("loadingDesk")} />;
   if (!desk.name || renaming)
     return (
       <DeskNamePrompt
@@ -50,7 +53,7 @@ export function Desk({ canTopup, canWithdraw }: { canTopup: boolean; canWithdraw
   return (
     <div className="space-y-4">
       <DeskNameBar name={desk.name} onChange={() => setRenaming(true)} />
-      <CodeForm label="Wristband code" submitLabel="Load wristband" onCode={setLoaded} />
+      <CodeForm label={t("wristbandCode")} submitLabel={t("load")} onCode={setLoaded} />
       {loaded && (
         <DeskForm key={loaded} code={loaded} desk={desk.name} canTopup={canTopup} canWithdraw={canWithdraw} />
       )}
@@ -69,6 +72,9 @@ function DeskForm({
   canTopup: boolean;
   canWithdraw: boolean;
 }) {
+  const t = useTranslations("desk");
+  const value = useValueText();
+  const locale = useIntlLocale();
   const queryClient = useQueryClient();
   const wristband = useWristband(code);
   // Created when the form opens; kept across retries of the same request; renewed after a final answer.
@@ -99,10 +105,10 @@ function DeskForm({
     refetchInterval: 30_000,
   });
 
-  if (wristband.isPending) return <Loading what="the wristband" />;
+  if (wristband.isPending) return <Loading what={t("loadingWristband")} />;
   if (wristband.isError) return <ErrorBox error={wristband.error} />;
   const { wristband: w, currency } = wristband.data;
-  const money = (c: number) => formatMoney(c, currency);
+  const money = (c: number) => formatMoney(c, currency, locale);
   const line = amount ? quote.data?.quote.find((q) => q.amount === amount) : undefined;
 
   async function send(sent: Sent) {
@@ -146,9 +152,7 @@ function DeskForm({
         renewKey();
         if (isConsoleError(err) && err.code === "bonus_mismatch") {
           await queryClient.invalidateQueries({ queryKey: ["quote", code] });
-          setNotice(
-            "The bonus changed since it was quoted (another top-up or a rule changed). Check the new bonus and confirm again.",
-          );
+          setNotice(t("bonusChanged"));
           setConfirming(true);
         } else {
           setConfirming(false);
@@ -191,49 +195,52 @@ function DeskForm({
 
   return (
     <div className="space-y-4">
-      <Panel title={`Wristband ${w.nfc}`}>
+      <Panel title={t("wristband", { nfc: w.nfc })}>
         <Fields>
-          <Field label="Status">{w.status.replace("_", " ")}</Field>
-          <Field label="Attendee">
-            {w.attendee.anonymous ? "anonymous" : <SafeText text={w.attendee.name ?? "—"} />}
+          <Field label={t("status")}>{value(w.status)}</Field>
+          <Field label={t("attendee")}>
+            {w.attendee.anonymous ? t("anonymous") : <SafeText text={w.attendee.name ?? "—"} />}
           </Field>
           <BalanceFields wristband={w} money={money} testIdPrefix="desk-" />
         </Fields>
       </Panel>
 
       {receipt ? (
-        <Panel title="Receipt">
+        <Panel title={t("receipt")}>
           <Fields testId="receipt">
-            <Field label="Operation">
-              {receipt.sent.direction === "topup" ? "Top-up" : "Withdrawal (refund)"}
+            <Field label={t("operation")}>
+              {receipt.sent.direction === "topup" ? t("topup") : t("withdrawalRefund")}
             </Field>
-            <Field label="Amount">{money(receipt.topup.amount)}</Field>
-            <Field label="Payment">{receipt.topup.payment_method}</Field>
+            <Field label={t("amount")}>{money(receipt.topup.amount)}</Field>
+            <Field label={t("payment")}>{value(receipt.topup.payment_method)}</Field>
             {receipt.sent.direction === "topup" && (
-              <Field label="Bonus">
+              <Field label={t("bonus")}>
                 {receipt.sent.bonus_amount > 0
-                  ? `${money(receipt.sent.bonus_amount)} (${receipt.sent.bonus_rule_name})`
-                  : "none"}
+                  ? t("bonusWithRule", {
+                      amount: money(receipt.sent.bonus_amount),
+                      rule: receipt.sent.bonus_rule_name ?? "",
+                    })
+                  : t("none")}
               </Field>
             )}
-            <Field label="Paid balance">
+            <Field label={t("paidBalance")}>
               {money(receipt.topup.previous_balance)} → {money(receipt.topup.new_balance)}
             </Field>
-            <Field label="Desk">
+            <Field label={t("desk")}>
               <SafeText text={receipt.sent.desk} />
             </Field>
-            <Field label="Reference">{receipt.topup.id}</Field>
+            <Field label={t("reference")}>{receipt.topup.id}</Field>
           </Fields>
           <button type="button" className={`${primaryButtonClass} mt-3`} onClick={newTransaction}>
-            New operation
+            {t("newOperation")}
           </button>
         </Panel>
       ) : (
-        <Panel title={direction === "topup" ? "Top-up" : "Withdrawal"}>
+        <Panel title={direction === "topup" ? t("topup") : t("withdrawal")}>
           <form onSubmit={review} className="space-y-3">
             {canTopup && canWithdraw && (
               <fieldset className="flex gap-3 text-sm" disabled={!!inFlight || busy}>
-                <legend className="sr-only">Choose the operation</legend>
+                <legend className="sr-only">{t("chooseOperation")}</legend>
                 <label>
                   <input
                     type="radio"
@@ -244,7 +251,7 @@ function DeskForm({
                       setConfirming(false);
                     }}
                   />{" "}
-                  Top-up
+                  {t("topup")}
                 </label>
                 <label>
                   <input
@@ -256,12 +263,12 @@ function DeskForm({
                       setConfirming(false);
                     }}
                   />{" "}
-                  Withdrawal (refund)
+                  {t("withdrawalRefund")}
                 </label>
               </fieldset>
             )}
             <fieldset disabled={!!inFlight || busy} className="space-y-3">
-              <legend className="sr-only">Choose the amount</legend>
+              <legend className="sr-only">{t("chooseAmount")}</legend>
               <div className="flex flex-wrap gap-2">
                 {PRESETS.map((p) => {
                   const q = quote.data?.quote.find((x) => x.amount === p);
@@ -286,7 +293,7 @@ function DeskForm({
               </div>
               <div className="flex flex-wrap items-end gap-3">
                 <label className="flex flex-col text-sm">
-                  Amount ({currency})
+                  {t("amountIn", { currency })}
                   <input
                     value={amountText}
                     onChange={(e) => {
@@ -299,39 +306,41 @@ function DeskForm({
                   />
                 </label>
                 <label className="flex flex-col text-sm">
-                  Payment
+                  {t("payment")}
                   <select
                     value={method}
                     onChange={(e) => setMethod(e.target.value as Method)}
                     className={inputClass}
                   >
-                    <option value="card">card</option>
-                    <option value="cash">cash</option>
-                    <option value="online">online</option>
+                    <option value="card">{value("card")}</option>
+                    <option value="cash">{value("cash")}</option>
+                    <option value="online">{value("online")}</option>
                   </select>
                 </label>
               </div>
             </fieldset>
-            {!amount && <p className="text-sm text-red-800">Enter an amount, e.g. 25 or 25.50.</p>}
+            {!amount && <p className="text-sm text-red-800">{t("amountHint")}</p>}
             {direction === "topup" && amount && (
               <div data-testid="bonus-quote" className="rounded bg-green-50 p-2 text-sm text-green-950">
                 {quote.isError ? (
                   <ErrorBox error={quote.error} />
                 ) : !line ? (
-                  <span aria-busy="true">Quoting the bonus…</span>
+                  <span aria-busy="true">{t("quoting")}</span>
                 ) : (
                   <>
                     <p>
-                      Bonus:{" "}
-                      <strong data-testid="bonus-amount">
-                        {line.bonus_amount > 0 ? money(line.bonus_amount) : "none"}
-                      </strong>
-                      {line.rule && ` (${line.rule.name})`}
+                      {t.rich("bonusLabel", {
+                        amount: line.bonus_amount > 0 ? money(line.bonus_amount) : t("none"),
+                        rule: line.rule ? ` (${line.rule.name})` : "",
+                        b: (chunks) => <strong data-testid="bonus-amount">{chunks}</strong>,
+                      })}
                     </p>
                     {line.next && (
                       <p data-testid="bonus-next">
-                        Add {money(line.next.amount - line.amount)} more for a {money(line.next.bonus_amount)}{" "}
-                        bonus.
+                        {t("next", {
+                          more: money(line.next.amount - line.amount),
+                          bonus: money(line.next.bonus_amount),
+                        })}
                       </p>
                     )}
                   </>
@@ -340,8 +349,7 @@ function DeskForm({
             )}
             {direction === "withdraw" && (
               <p className="text-sm text-slate-700">
-                Only the paid balance ({money(w.balance)}) can be refunded; the promo balance (
-                {money(w.promo_balance)}) never is.
+                {t("refundOnlyPaid", { paid: money(w.balance), promo: money(w.promo_balance) })}
               </p>
             )}
             {!confirming && !inFlight && (
@@ -350,13 +358,11 @@ function DeskForm({
                 className={primaryButtonClass}
                 disabled={!amount || (direction === "topup" && !line) || w.status !== "active"}
               >
-                {direction === "topup" ? "Review top-up" : "Review withdrawal"}
+                {direction === "topup" ? t("reviewTopup") : t("reviewWithdrawal")}
               </button>
             )}
             {w.status !== "active" && (
-              <p className="text-sm text-red-800">
-                This wristband is {w.status.replace("_", " ")}: no top-ups.
-              </p>
+              <p className="text-sm text-red-800">{t("notActive", { status: value(w.status) })}</p>
             )}
           </form>
 
@@ -371,22 +377,24 @@ function DeskForm({
           {confirming && current && !inFlight && (
             <div
               role="alertdialog"
-              aria-label="Confirm"
+              aria-label={t("confirmLabel")}
               className="mt-3 space-y-2 rounded border border-blue-200 p-3"
             >
               <p className="text-sm">
-                {direction === "topup" ? "Charge" : "Refund"} <strong>{money(current.amount)}</strong> (
-                {method})
-                {direction === "topup" &&
-                  (current.bonus_amount > 0 ? (
-                    <>
-                      {" "}
-                      with a <strong data-testid="confirm-bonus">{money(current.bonus_amount)}</strong> bonus
-                    </>
-                  ) : (
-                    " with no bonus"
-                  ))}
-                ?
+                {t.rich(
+                  direction !== "topup"
+                    ? "refund"
+                    : current.bonus_amount > 0
+                      ? "chargeBonus"
+                      : "chargeNoBonus",
+                  {
+                    amount: money(current.amount),
+                    method: value(method),
+                    bonus: money(current.bonus_amount),
+                    b: (chunks) => <strong>{chunks}</strong>,
+                    bonusTag: (chunks) => <strong data-testid="confirm-bonus">{chunks}</strong>,
+                  },
+                )}
               </p>
               <div className="flex gap-2">
                 <button
@@ -395,7 +403,7 @@ function DeskForm({
                   disabled={busy || (direction === "topup" && (!line || quote.isFetching))}
                   onClick={() => send(current)}
                 >
-                  {busy ? "Sending…" : "Confirm"}
+                  {busy ? t("sending") : t("confirm")}
                 </button>
                 <button
                   type="button"
@@ -403,24 +411,21 @@ function DeskForm({
                   disabled={busy}
                   onClick={() => setConfirming(false)}
                 >
-                  Back
+                  {t("back")}
                 </button>
               </div>
             </div>
           )}
           {inFlight && (
             <div className="mt-3 space-y-2">
-              <p className="text-sm">
-                The answer for {money(inFlight.amount)} did not arrive. Trying again is safe: it is never
-                charged twice.
-              </p>
+              <p className="text-sm">{t("lostAnswer", { amount: money(inFlight.amount) })}</p>
               <button
                 type="button"
                 className={primaryButtonClass}
                 disabled={busy}
                 onClick={() => send(inFlight)}
               >
-                {busy ? "Sending…" : "Try again"}
+                {busy ? t("sending") : t("tryAgain")}
               </button>
             </div>
           )}
@@ -428,9 +433,7 @@ function DeskForm({
             <div className="mt-3">
               <ErrorBox error={error} />
               {isConsoleError(error) && error.code === "insufficient_balance" && (
-                <p className="mt-1 text-sm">
-                  Paid balance now: {money(w.balance)}. Withdraw at most that amount.
-                </p>
+                <p className="mt-1 text-sm">{t("paidNow", { amount: money(w.balance) })}</p>
               )}
             </div>
           )}
