@@ -7,7 +7,7 @@ import {
   SAME_ORIGIN,
   sandboxApi,
   signIn,
-  waitForFirstSync,
+  waitUntilNameFound,
 } from "./support";
 
 /**
@@ -104,16 +104,7 @@ test("en español: se encuentra una entrada por el nombre escrito sin acentos", 
   const code = await freshTicket("NOMBRE", name);
   await signIn(page, "staff", "es");
   const typed = `nunez ${RUN_WORD.toLowerCase()} inigo`;
-  await waitForFirstSync(page);
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/api/staff/search?q=${encodeURIComponent(typed)}`);
-        return res.ok() ? ((await res.json()) as { kind: string }).kind : `${res.status()}`;
-      },
-      { timeout: 120_000, intervals: [2_000] },
-    )
-    .toBe("names");
+  await waitUntilNameFound(page, typed);
   await searchFor(page, typed);
   const results = page.getByRole("list", { name: t("search.resultsCaption", { text: typed }) });
   const card = results.getByRole("listitem").filter({ hasText: code });

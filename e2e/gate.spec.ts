@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { screens } from "../lib/shared/permissions";
 import { codeVideo, iPhone, liveTracks, phoneWithCamera } from "./phone-camera";
-import { createFixtureKey, createSandboxTicket, sandboxApi, signIn, waitForFirstSync } from "./support";
+import { createFixtureKey, createSandboxTicket, sandboxApi, signIn, waitUntilNameFound } from "./support";
 
 /**
  * Staff at the gate (issue 14), on a phone: an iPhone 13's profile (390×844, touch, mobile) in
@@ -225,18 +225,7 @@ test("find a ticket by its attendee's name typed without accents", async ({ page
   const code = await freshTicket("NAME", name);
   await signIn(page, "staff");
   const typed = `alvarez ${RUN_WORD.toLowerCase()} ines`;
-  // The name comes from the mirror: wait for the sync worker to bring the new ticket in (in a
-  // fresh sandbox, after its first whole cycle).
-  await waitForFirstSync(page);
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/api/staff/search?q=${encodeURIComponent(typed)}`);
-        return res.ok() ? ((await res.json()) as { kind: string }).kind : `${res.status()}`;
-      },
-      { timeout: 120_000, intervals: [2_000] },
-    )
-    .toBe("names");
+  await waitUntilNameFound(page, typed);
   await page.getByLabel(SEARCH).fill(typed);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(/\/search\?q=/);

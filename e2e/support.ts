@@ -132,3 +132,20 @@ export async function createSandboxTicket(
   });
   expect(created.status).toBe(201);
 }
+
+/**
+ * Waits until the console's name search finds `typed` (the name comes from the mirror: the sync
+ * worker must bring a new ticket in, in a fresh sandbox after its first whole cycle).
+ */
+export async function waitUntilNameFound(page: Page, typed: string) {
+  await waitForFirstSync(page);
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/staff/search?q=${encodeURIComponent(typed)}`);
+        return res.ok() ? ((await res.json()) as { kind: string }).kind : `${res.status()}`;
+      },
+      { timeout: 120_000, intervals: [2_000] },
+    )
+    .toBe("names");
+}

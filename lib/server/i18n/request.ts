@@ -1,13 +1,7 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
-import {
-  DEFAULT_LOCALE,
-  isLocale,
-  LOCALE_COOKIE,
-  type Locale,
-  localeFromAcceptLanguage,
-} from "@/lib/shared/i18n/locales";
+import { LOCALE_COOKIE, type Locale, pickLocale } from "@/lib/shared/i18n/locales";
 import { messagesFor } from "@/lib/shared/i18n/messages";
 import { currentUser } from "../auth/page-session";
 import { SESSION_COOKIE } from "../auth/session";
@@ -19,12 +13,11 @@ import { getDashboard } from "../dashboard";
  */
 export default getRequestConfig(async () => {
   const jar = await cookies();
-  const chosen = jar.get(LOCALE_COOKIE)?.value;
-  const locale =
-    (jar.has(SESSION_COOKIE) ? await accountLocale() : null) ??
-    (isLocale(chosen) ? chosen : null) ??
-    localeFromAcceptLanguage((await headers()).get("accept-language")) ??
-    DEFAULT_LOCALE;
+  const locale = pickLocale({
+    account: jar.has(SESSION_COOKIE) ? await accountLocale() : null,
+    cookie: jar.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: (await headers()).get("accept-language"),
+  });
   return { locale, messages: messagesFor(locale), timeZone: "UTC" };
 });
 

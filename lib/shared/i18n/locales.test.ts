@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { intlLocale, isLocale, localeFromAcceptLanguage } from "./locales";
+import { intlLocale, isLocale, localeFromAcceptLanguage, pickLocale } from "./locales";
 
 describe("locales", () => {
   it("picks the best supported language of an Accept-Language header", () => {
@@ -19,5 +19,13 @@ describe("locales", () => {
     expect(
       new Intl.NumberFormat(intlLocale("en"), { style: "currency", currency: "EUR" }).format(1234.5),
     ).toBe("€1,234.50");
+  });
+
+  it("answers in the account's language, else the browser's last choice, else its Accept-Language", () => {
+    const spanishBrowser = "es-ES,es;q=0.9";
+    expect(pickLocale({ account: "en", cookie: "es", acceptLanguage: spanishBrowser })).toBe("en");
+    expect(pickLocale({ account: null, cookie: "en", acceptLanguage: spanishBrowser })).toBe("en");
+    expect(pickLocale({ account: null, cookie: "fr", acceptLanguage: spanishBrowser })).toBe("es");
+    expect(pickLocale({ account: undefined, cookie: undefined, acceptLanguage: "de" })).toBe("en");
   });
 });

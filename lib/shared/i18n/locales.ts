@@ -21,6 +21,23 @@ export function intlLocale(locale: Locale): string {
   return locale === "es" ? "es-ES" : "en-GB";
 }
 
+/**
+ * The language to answer in: the account's choice, else the one last chosen on this browser (the
+ * cookie), else the browser's Accept-Language, else English. Pages and route handlers alike.
+ */
+export function pickLocale(from: {
+  account: Locale | null | undefined;
+  cookie: string | null | undefined;
+  acceptLanguage: string | null | undefined;
+}): Locale {
+  return (
+    from.account ??
+    (isLocale(from.cookie) ? from.cookie : null) ??
+    localeFromAcceptLanguage(from.acceptLanguage) ??
+    DEFAULT_LOCALE
+  );
+}
+
 /** The first supported language of an Accept-Language header, by its q-values; null when none is. */
 export function localeFromAcceptLanguage(header: string | null | undefined): Locale | null {
   if (!header) return null;
