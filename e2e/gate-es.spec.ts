@@ -1,14 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import { BROWSER_LOCALE, codeVideo, iPhone, phoneWithCamera } from "./phone-camera";
-import {
-  createFixtureKey,
-  createSandboxTicket,
-  SAME_ORIGIN,
-  sandboxApi,
-  signIn,
-  waitUntilNameFound,
-} from "./support";
+import { runWord, SAME_ORIGIN, signIn, ticketFixtures, waitUntilNameFound } from "./support";
 
 /**
  * The gate's flows in Spanish (issue 14), on a phone whose browser asks for Spanish: the staff
@@ -21,24 +14,9 @@ test.use({ ...iPhone, locale: BROWSER_LOCALE.es });
 
 const t = translatorFor("es");
 const RUN = `ES${Date.now().toString(36).toUpperCase()}`;
-const RUN_WORD = `Q${Date.now()
-  .toString(26)
-  .replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!)}`;
-let key = "";
-let ticketTypeId = "";
-let dayIds: string[] = [];
-
-async function freshTicket(suffix: string, name = `Invitada ${suffix}`): Promise<string> {
-  const code = `${RUN}-${suffix}`;
-  await createSandboxTicket(key, {
-    code,
-    ticketTypeId,
-    name,
-    email: `${suffix.toLowerCase()}@${RUN.toLowerCase()}.example.com`,
-    dayIds,
-  });
-  return code;
-}
+const RUN_WORD = runWord();
+let fixtures: Awaited<ReturnType<typeof ticketFixtures>>;
+const freshTicket = (suffix: string, name = `Invitada ${suffix}`) => fixtures.freshTicket(suffix, name);
 
 async function searchFor(page: Page, text: string) {
   await page.getByLabel(t("search.label")).fill(text);
@@ -46,10 +24,7 @@ async function searchFor(page: Page, text: string) {
 }
 
 test.beforeAll(async () => {
-  key = await createFixtureKey("e2e gate fixtures (es)");
-  const api = <T>(path: string) => sandboxApi<T>(key, path);
-  ticketTypeId = (await api<{ data: { id: string }[] }>("/v1/ticket-types")).body.data[0]!.id;
-  dayIds = (await api<{ data: { id: string }[] }>("/v1/days")).body.data.map((d) => d.id);
+  fixtures = await ticketFixtures("e2e gate fixtures (es)", RUN);
 });
 
 test("en español: la búsqueda es la pantalla de inicio y un código escrito abre la entrada", async ({

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { screens } from "../lib/shared/permissions";
 import { codeVideo, iPhone, liveTracks, phoneWithCamera } from "./phone-camera";
-import { createFixtureKey, createSandboxTicket, sandboxApi, signIn, waitUntilNameFound } from "./support";
+import { runWord, sandboxApi, signIn, ticketFixtures, waitUntilNameFound } from "./support";
 
 /**
  * Staff at the gate (issue 14), on a phone: an iPhone 13's profile (390×844, touch, mobile) in
@@ -13,36 +13,15 @@ import { createFixtureKey, createSandboxTicket, sandboxApi, signIn, waitUntilNam
 test.use(iPhone);
 
 const RUN = `E2E${Date.now().toString(36).toUpperCase()}`;
-/** Letters only, so that a name made with it is a name, not a code. */
-const RUN_WORD = `Q${Date.now()
-  .toString(26)
-  .replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!)}`;
+const RUN_WORD = runWord();
 const SEARCH = "Find a code or a name";
-let key = "";
-let ticketTypeId = "";
-let ticketTypeName = "";
-let dayIds: string[] = [];
+let fixtures: Awaited<ReturnType<typeof ticketFixtures>>;
 
-const api = <T>(path: string, init: RequestInit = {}) => sandboxApi<T>(key, path, init);
-
-async function freshTicket(suffix: string, name = `Guest ${suffix}`): Promise<string> {
-  const code = `${RUN}-${suffix}`;
-  await createSandboxTicket(key, {
-    code,
-    ticketTypeId,
-    name,
-    email: `${suffix.toLowerCase()}@${RUN.toLowerCase()}.example.com`,
-    dayIds,
-  });
-  return code;
-}
+const api = <T>(path: string, init: RequestInit = {}) => sandboxApi<T>(fixtures.key, path, init);
+const freshTicket = (suffix: string, name?: string) => fixtures.freshTicket(suffix, name);
 
 test.beforeAll(async () => {
-  key = await createFixtureKey("e2e gate fixtures");
-  const type = (await api<{ data: { id: string; name: string }[] }>("/v1/ticket-types")).body.data[0]!;
-  ticketTypeId = type.id;
-  ticketTypeName = type.name;
-  dayIds = (await api<{ data: { id: string }[] }>("/v1/days")).body.data.map((d) => d.id);
+  fixtures = await ticketFixtures("e2e gate fixtures", RUN);
 });
 
 // ── the flows ────────────────────────────────────────────────────────────────────────────────
@@ -233,7 +212,7 @@ test("find a ticket by its attendee's name typed without accents", async ({ page
   const card = results.getByRole("listitem").filter({ hasText: code });
   await expect(card).toHaveCount(1);
   await expect(card).toContainText("active");
-  await expect(card).toContainText(ticketTypeName);
+  await expect(card).toContainText(fixtures.ticketTypeName);
   await card.getByRole("link", { name }).click();
   await expect(page.getByRole("heading", { name: `Ticket ${code}` })).toBeVisible();
 });

@@ -149,3 +149,36 @@ export async function waitUntilNameFound(page: Page, typed: string) {
     )
     .toBe("names");
 }
+
+/** Letters only (a name made with it is a name, not a code), different on every run. */
+export function runWord(): string {
+  return `Q${Date.now()
+    .toString(26)
+    .replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!)}`;
+}
+
+/**
+ * A spec's own tickets in the sandbox: a fixture key, and `freshTicket(suffix)` making the ticket
+ * `<run>-<suffix>` of the first ticket type, valid every day.
+ */
+export async function ticketFixtures(keyName: string, run: string) {
+  const key = await createFixtureKey(keyName);
+  const type = (await sandboxApi<{ data: { id: string; name: string }[] }>(key, "/v1/ticket-types")).body
+    .data[0]!;
+  const dayIds = (await sandboxApi<{ data: { id: string }[] }>(key, "/v1/days")).body.data.map((d) => d.id);
+  return {
+    key,
+    ticketTypeName: type.name,
+    async freshTicket(suffix: string, name = `Guest ${suffix}`): Promise<string> {
+      const code = `${run}-${suffix}`;
+      await createSandboxTicket(key, {
+        code,
+        ticketTypeId: type.id,
+        name,
+        email: `${suffix.toLowerCase()}@${run.toLowerCase()}.example.com`,
+        dayIds,
+      });
+      return code;
+    },
+  };
+}
