@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
-import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
+import { useIntlLocale } from "@/components/ui/locale-format";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
@@ -35,7 +35,6 @@ function Detail({ detail }: { detail: Record<string, unknown> }) {
 export function AuditView() {
   const t = useTranslations("audit");
   const roles = useTranslations("roles");
-  const value = useValueText();
   const locale = useIntlLocale();
   const pager = useCursorPager();
   const query = useQuery({
@@ -71,7 +70,8 @@ export function AuditView() {
             e.action,
             <SafeText key="target" text={e.target ?? "—"} />,
             <span key="outcome" className={e.outcome === "ok" ? "text-green-800" : "text-red-800"}>
-              {value(e.outcome)}
+              {/* Not ok: the error code, kept as the code (support searches by it). */}
+              {e.outcome === "ok" ? t("ok") : e.outcome}
             </span>,
             e.idempotency_key ?? "—",
             e.upstream_request_id ?? "—",
