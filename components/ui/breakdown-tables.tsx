@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { formatCount } from "@/lib/shared/format/number";
+import { useIntlLocale } from "./locale-format";
 
 /**
  * Tables that the live screens and the night view both show: a count and a total per method,
@@ -28,6 +29,7 @@ export function CountAndTotalTable({
   scrollClassName?: string;
   empty?: ReactNode;
 }) {
+  const locale = useIntlLocale();
   return (
     <DataTable
       caption={caption}
@@ -35,7 +37,7 @@ export function CountAndTotalTable({
       scrollClassName={scrollClassName}
       empty={empty}
       columns={[labels[0], numeric(labels[1]), numeric(labels[2])]}
-      rows={rows.map((r) => ({ key: r.key, cells: [r.name, formatCount(r.count), money(r.total)] }))}
+      rows={rows.map((r) => ({ key: r.key, cells: [r.name, formatCount(r.count, locale), money(r.total)] }))}
     />
   );
 }
@@ -55,6 +57,7 @@ export function LateByTerminalTable({
   at: (iso: string) => string;
 }) {
   const t = useTranslations("report");
+  const locale = useIntlLocale();
   return (
     <DataTable
       caption={caption}
@@ -64,7 +67,7 @@ export function LateByTerminalTable({
         key: d.device_id,
         cells: [
           d.device_id || t("unknown"),
-          formatCount(d.count),
+          formatCount(d.count, locale),
           money(d.amount),
           d.latest_created_at ? at(d.latest_created_at) : "—",
         ],
@@ -90,6 +93,7 @@ export function FlowsTable({
   empty?: ReactNode;
 }) {
   const t = useTranslations("report");
+  const locale = useIntlLocale();
   return (
     <DataTable
       caption={caption}
@@ -105,7 +109,7 @@ export function FlowsTable({
         key: r.key,
         cells: [
           r.name,
-          ...(withRecords ? [formatCount(r.count ?? 0)] : []),
+          ...(withRecords ? [formatCount(r.count ?? 0, locale)] : []),
           money(r.topups),
           money(r.withdrawals),
         ],
