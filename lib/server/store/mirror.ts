@@ -292,6 +292,8 @@ export const mirrorTables = [
   "m_scans",
   "sync_state",
   "sync_day_checks",
+  "sync_day_summaries",
+  "sync_backfill",
 ];
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import type { SalesSummary } from "@/lib/contract";
-import { isMirroredDay, mirrorDayTotals, mirroredDayIds } from "@/lib/server/store/mirror";
+import { saveDaySummary } from "@/lib/server/store/backfill";
+import { isMirroredDay, mirrorDayTotals } from "@/lib/server/store/mirror";
 import { markResyncHandled, pendingResyncDays, saveDayCheck } from "@/lib/server/store/sync-state";
 import type { DayTotals } from "@/lib/shared/api/sync";
 import type { ResourceRun, SyncContext } from "./context";
@@ -51,15 +52,24 @@ export interface DayOutcomes {
   rewalkedDays: string[];
 }
 
-/** Every mirrored day's summary, fetched before the tails catch up (see the worker's cycle). */
-export async function fetchSummaries(ctx: SyncContext, run: ResourceRun): Promise<Map<string, SalesSummary>> {
+/**
+ * The summaries of `dayIds` (the current day first, see the worker's cycle), each kept in the store as
+ * it arrives: the screens show a day's summary while its mirror is incomplete or differs.
+ */
+export async function fetchSummaries(
+  ctx: SyncContext,
+  run: ResourceRun,
+  dayIds: string[],
+): Promise<Map<string, SalesSummary>> {
   const summaries = new Map<string, SalesSummary>();
-  for (const dayId of await mirroredDayIds(ctx.db)) summaries.set(dayId, await fetchSummary(ctx, run, dayId));
+  for (const dayId of dayIds) summaries.set(dayId, await fetchSummary(ctx, run, dayId));
   return summaries;
 }
 
-function fetchSummary(ctx: SyncContext, run: ResourceRun, dayId: string): Promise<SalesSummary> {
-  return ctx.client.salesSummary({ day_id: dayId }, ctx.request(run));
+async function fetchSummary(ctx: SyncContext, run: ResourceRun, dayId: string): Promise<SalesSummary> {
+  const summary = await ctx.client.salesSummary({ day_id: dayId }, ctx.request(run));
+  await saveDaySummary(ctx.db, summary, ctx.now());
+  return summary;
 }
 
 /**

@@ -40,6 +40,22 @@ export class QuotaPacer {
   }
 
   /**
+   * Whether `requests` more can go out now and still leave the reserve plus `extra` requests of the
+   * window (no pause). An unknown or reset window has room.
+   */
+  hasRoom(requests: number, extra = 0): boolean {
+    const quota = this.options.client.rateLimit("read");
+    if (!quota || quota.resetAt.getTime() <= this.options.now().getTime()) return true;
+    return quota.remaining - requests >= Math.ceil(quota.limit * this.options.reserveFraction) + extra;
+  }
+
+  /** When the current read window resets (null: unknown or already reset). */
+  windowResetAt(): Date | null {
+    const quota = this.options.client.rateLimit("read");
+    return quota && quota.resetAt.getTime() > this.options.now().getTime() ? quota.resetAt : null;
+  }
+
+  /**
    * Waits while one more request would dip into the reserved share of the current read window.
    * The state is the client's last seen `x-ratelimit-*`; once its window has reset it no longer binds.
    */

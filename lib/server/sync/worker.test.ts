@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
-import { defaultSleep, UpstreamClient } from "@/lib/server/upstream/client";
+import { UpstreamClient } from "@/lib/server/upstream/client";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
-import { FakeClock, seededRandom } from "@/lib/testing/fake-clock";
-import { createFakeUpstream, type FakeUpstream } from "@/lib/testing/fake-upstream";
-import { mirrorDayTotals, mirrorTables } from "../store/mirror";
+import { createFakeUpstream } from "@/lib/testing/fake-upstream";
+import {
+  expectMirrorEqualsUpstream,
+  type HarnessOptions,
+  ids,
+  KEY,
+  sorted,
+  syncHarness,
+} from "@/lib/testing/sync-harness";
 import { summaryTotals } from "./checksum";
 import { syncStatus } from "./status";
 import { type CycleReport, SyncWorker } from "./worker";
 
-const KEY = `eak_test_${"k".repeat(43)}`;
 const INTERVAL = 30_000;
 
 // One store for the file (PGlite takes seconds to start); each test starts from an empty mirror.
@@ -21,81 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await store?.close();
 });
-const tables = [...mirrorTables, "sync_errors", "sync_worker", "sync_requests"];
-
-async function setup(
-  options: {
-    readLimit?: number;
-    seed?: number;
-    chaos?: boolean;
-    realSleep?: boolean;
-    intervalMs?: number;
-  } = {},
-) {
-  const clock = new FakeClock(Date.parse("2026-07-11T21:00:00.000Z"));
-  const up = createFakeUpstream({
-    apiKey: KEY,
-    clock,
-    seed: options.seed ?? 7,
-    readLimit: options.readLimit,
-  });
-  if (options.chaos) Object.assign(up.chaos, { p500: 0.05, p429: 0.04, pNetwork: 0.04 });
-  const client = new UpstreamClient({
-    baseUrl: "http://fake.test/v1",
-    apiKey: KEY,
-    fetch: up.fetch,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: seededRandom(3),
-  });
-  const db = store;
-  for (const table of tables) await db.query(`delete from ${table}`);
-  const logs: string[] = [];
-  const log = {
-    info: (m: string) => void logs.push(`info ${m}`),
-    warn: (m: string) => void logs.push(`warn ${m}`),
-    error: (m: string) => void logs.push(`error ${m}`),
-  };
-  const worker = new SyncWorker({
-    db,
-    client,
-    intervalMs: options.intervalMs ?? INTERVAL,
-    log,
-    now: clock.now,
-    sleep: options.realSleep ? defaultSleep : clock.sleep,
-    overlapMs: 5 * 60_000,
-  });
-  return { clock, up, client, db, worker, logs };
-}
-
-const ids = async (db: Db, table: string) =>
-  (await db.query<{ id: string }>(`select id from ${table} order by id`)).map((r) => r.id);
-const sorted = (items: { id: string }[]) => items.map((x) => x.id).sort();
-
-/** The mirror equals what the key can see upstream: same ids, same rows, same totals per day. */
-async function expectMirrorEqualsUpstream(db: Db, up: FakeUpstream) {
-  expect(await ids(db, "m_sales")).toEqual(sorted(up.visible.sales()));
-  expect(await ids(db, "m_topups")).toEqual(sorted(up.visible.topups()));
-  expect(await ids(db, "m_scans")).toEqual(sorted(up.visible.scans()));
-  const tickets = await db.query<{ id: string; status: string; updated_at: string }>(
-    "select id, status, updated_at from m_tickets order by id",
-  );
-  expect(tickets.map((t) => [t.id, t.status, new Date(t.updated_at).toISOString()])).toEqual(
-    [...up.tickets.values()]
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map((t) => [t.id, t.status, t.updated_at]),
-  );
-  expect(await ids(db, "m_review_wristbands")).toEqual(
-    sorted([...up.wristbands.values()].filter((w) => w.status === "pending_review")),
-  );
-  expect(await ids(db, "m_days")).toEqual(sorted(up.days));
-  const statuses = await db.query<{ id: string; status: string }>("select id, status from m_sales");
-  const upstreamSales = new Map(up.visible.sales().map((s) => [s.id, s.status]));
-  for (const row of statuses) expect(row.status).toBe(upstreamSales.get(row.id));
-  for (const day of up.days) {
-    expect(await mirrorDayTotals(db, day.id)).toEqual(summaryTotals(up.summary(day.id)));
-  }
-}
+const setup = (options: HarnessOptions = {}) => syncHarness(store, { intervalMs: INTERVAL, ...options });
 
 async function cursorOf(db: Db, resource: string) {
   const [row] = await db.query<{ cursor: string }>("select cursor from sync_state where resource = $1", [
@@ -342,13 +273,19 @@ describe("SyncWorker against the fake upstream", () => {
 
   it("start() cycles until stop(), which interrupts and returns", async () => {
     // Real timers here: a loop on the fake clock would never yield to the test's own timers.
-    const { up, worker, db } = await setup({ seed: 4, readLimit: 100_000, realSleep: true, intervalMs: 5 });
+    const { clock, up, worker, db } = await setup({
+      seed: 4,
+      readLimit: 100_000,
+      realSleep: true,
+      intervalMs: 5,
+    });
     worker.start();
     expect(worker.isRunning).toBe(true);
     for (let i = 0; i < 200; i++) {
       const [w] = await db.query<{ cycles: number }>("select cycles from sync_worker");
       if (w && Number(w.cycles) >= 2) break;
       await new Promise((r) => setTimeout(r, 20));
+      clock.advance(20); // the worker's clock is the fake one: move it with the real time
     }
     await worker.stop();
     expect(worker.isRunning).toBe(false);

@@ -1,9 +1,21 @@
 import "server-only";
 import { hostname } from "node:os";
 import type { Db } from "@/lib/db/db";
+import { type BackfillRow, daySummaries } from "@/lib/server/store/backfill";
+import { eventDays } from "@/lib/server/store/event-settings";
 import { hasMirroredDays } from "@/lib/server/store/mirror";
 import { saveHeartbeat, saveResourceOutcome } from "@/lib/server/store/sync-state";
 import { defaultSleep, type Sleep, type UpstreamClient } from "@/lib/server/upstream/client";
+import {
+  backfillPage,
+  dayWalked,
+  ensureBackfillPlan,
+  firstDayOf,
+  nextPending,
+  tailReady,
+  tailResources,
+  walkingOrder,
+} from "./backfill";
 import { catalogSyncs } from "./catalog";
 import { DayChecksum, fetchSummaries } from "./checksum";
 import {
@@ -21,7 +33,7 @@ import { syncReviewQueue, syncTickets } from "./tickets";
 export interface SyncWorkerOptions {
   db: Db;
   client: UpstreamClient;
-  /** Pause between the end of one cycle and the start of the next. */
+  /** Pause between the start of one cycle and the next (tail polls and backfill pages run between). */
   intervalMs: number;
   log: SyncLogger;
   /** Must be the same clock as the client's (rate-limit reset instants are compared with it). */
@@ -39,7 +51,15 @@ export interface SyncWorkerOptions {
   instance?: string;
   /** A day still different right after a re-walk is not re-walked again before this (default 10 min). */
   rewalkBackoffMs?: number;
+  /**
+   * Between cycles, the sales tail is polled this often, top-ups and scans every third time
+   * (default 3 s; 0: tails only in cycles). A poll is skipped while the quota has no room for it.
+   */
+  tailIntervalMs?: number;
 }
+
+/** What one step of the worker's loop did. */
+export type StepKind = "cycle" | "tail" | "backfill" | "idle";
 
 export interface ResourceReport {
   ok: boolean;
@@ -62,11 +82,26 @@ export interface CycleReport {
   aborted: boolean;
 }
 
+const emptyReport = (at: Date): CycleReport => ({
+  startedAt: at,
+  finishedAt: at,
+  requests: 0,
+  resources: {},
+  rewalkedDays: [],
+  matchedDays: [],
+  aborted: false,
+});
+
+/** Share of each read window the backfill leaves to the tail polls once tails are followed. */
+const TAIL_ROOM = 0.05;
+
 /**
- * Mirrors the upstream event into the dashboard store, cheaply and exactly:
+ * Mirrors the upstream event into the dashboard store, cheaply and exactly, today first:
  * - catalog (event, days, zones, ticket types): full refresh, every `catalogRefreshMs` (catalog.ts);
- * - tickets by `updated_since`, and the review queue (tickets.ts);
- * - sales, top-ups, scans: tail by cursor, `since` when a cursor is refused (tails.ts);
+ * - every day's sales summary, the current day first, kept for the screens (checksum.ts);
+ * - the first mirror of sales, top-ups and scans day by day, the current day first (backfill.ts);
+ * - tickets by `updated_since` and the review queue (tickets.ts), once the current day is walked;
+ * - sales, top-ups, scans: tail by cursor, polled every `tailIntervalMs` between cycles (tails.ts);
  * - per-day checksum against the sales summary, re-walking a day that differs (checksum.ts, rewalk.ts).
  * It never spends the last `reserveFraction` of the read quota's window (quota.ts).
  */
@@ -74,6 +109,7 @@ export class SyncWorker {
   private readonly db: Db;
   private readonly client: UpstreamClient;
   private readonly intervalMs: number;
+  private readonly tailIntervalMs: number;
   private readonly log: SyncLogger;
   private readonly now: () => Date;
   private readonly sleep: Sleep;
@@ -87,11 +123,20 @@ export class SyncWorker {
   private loop: Promise<void> | null = null;
   private catalogAt = 0;
   private startedAt: Date | null = null;
+  private nextCycleAt = 0;
+  private nextTailAt = 0;
+  private tailPolls = 0;
+  private backfillRetryAt = 0;
+  /** The backfill plan as last read and advanced (empty: no plan, or none needed). */
+  private plan: BackfillRow[] = [];
+  /** When each day's summary was last fetched. */
+  private readonly summariesAt = new Map<string, number>();
 
   constructor(options: SyncWorkerOptions) {
     this.db = options.db;
     this.client = options.client;
     this.intervalMs = options.intervalMs;
+    this.tailIntervalMs = options.tailIntervalMs ?? 3000;
     this.log = options.log;
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? defaultSleep;
@@ -122,7 +167,7 @@ export class SyncWorker {
     return this.loop !== null;
   }
 
-  /** Runs cycles every `intervalMs` until stop(). */
+  /** Runs the loop of steps (a cycle every `intervalMs`, tail polls, backfill pages) until stop(). */
   start(): void {
     if (this.loop) return;
     this.controller = new AbortController();
@@ -130,20 +175,17 @@ export class SyncWorker {
     this.loop = (async () => {
       while (!signal.aborted) {
         try {
-          await this.runOnce();
+          await this.step();
         } catch (err) {
-          if (!signal.aborted) this.log.error("[sync] cycle failed", err);
-        }
-        try {
-          await this.sleep(this.intervalMs, signal);
-        } catch {
-          break;
+          if (signal.aborted) break;
+          this.log.error("[sync] step failed", err);
+          this.nextCycleAt = this.now().getTime() + this.intervalMs;
         }
       }
     })();
   }
 
-  /** Interrupts the current cycle (in-flight request, backoff or quota pause) and waits for it. */
+  /** Interrupts the current step (in-flight request, backoff, quota pause or sleep) and waits for it. */
   async stop(): Promise<void> {
     this.controller.abort(new DOMException("The sync worker stopped.", "AbortError"));
     await this.loop;
@@ -151,34 +193,67 @@ export class SyncWorker {
     this.loop = null;
   }
 
-  /** One full cycle; a call during a running cycle joins it. */
+  /**
+   * One step of the loop, the most urgent first: a cycle when due; a tail poll when due and the quota
+   * has room for it; a page of the backfill while the quota keeps room for the tail polls; else a
+   * sleep until the next of these is due (or the quota's window resets). Throws when stop() ends it.
+   */
+  async step(): Promise<StepKind> {
+    if (this.controller.signal.aborted) this.controller = new AbortController();
+    const signal = this.controller.signal;
+    const now = this.now().getTime();
+    if (now >= this.nextCycleAt) {
+      await this.runCycle(false);
+      this.nextCycleAt = this.now().getTime() + this.intervalMs;
+      return "cycle";
+    }
+    const tailing = this.tailIntervalMs > 0 && tailResources.some((r) => tailReady(this.plan, r));
+    if (tailing && now >= this.nextTailAt) {
+      this.nextTailAt = now + this.tailIntervalMs;
+      if (this.quota.hasRoom(1)) {
+        await this.pollTails();
+        return "tail";
+      }
+    }
+    const pending = nextPending(this.plan);
+    const tailRoom = tailing ? Math.ceil((this.client.rateLimit("read")?.limit ?? 0) * TAIL_ROOM) : 0;
+    if (pending && now >= this.backfillRetryAt && this.quota.hasRoom(1, tailRoom)) {
+      await this.backfillStep(pending);
+      return "backfill";
+    }
+    const wake = [this.nextCycleAt, tailing ? this.nextTailAt : Number.POSITIVE_INFINITY];
+    if (pending) wake.push(Math.max(this.backfillRetryAt, this.quota.windowResetAt()?.getTime() ?? now));
+    await this.sleep(Math.max(1, Math.min(...wake) - now), signal);
+    return "idle";
+  }
+
+  /**
+   * One full cycle that also walks the whole backfill (waiting on the quota as needed): everything
+   * the upstream held is mirrored when it returns. A call during a running cycle joins it.
+   */
   runOnce(): Promise<CycleReport> {
+    return this.runCycle(true);
+  }
+
+  private runCycle(drain: boolean): Promise<CycleReport> {
     if (!this.running) {
       if (this.controller.signal.aborted) this.controller = new AbortController();
-      this.running = this.cycle().finally(() => {
+      this.running = this.cycle(drain).finally(() => {
         this.running = null;
       });
     }
     return this.running;
   }
 
-  private async cycle(): Promise<CycleReport> {
+  private async cycle(drain: boolean): Promise<CycleReport> {
     const signal = this.controller.signal;
     const startedAt = this.now();
     this.startedAt ??= startedAt;
     this.quota.cycleRequests = 0;
-    const report: CycleReport = {
-      startedAt,
-      finishedAt: startedAt,
-      requests: 0,
-      resources: {},
-      rewalkedDays: [],
-      matchedDays: [],
-      aborted: false,
-    };
+    const report = emptyReport(startedAt);
     await this.heartbeat({ cycleStartedAt: startedAt });
     try {
-      await this.syncAll(report, startedAt);
+      await this.syncAll(report, startedAt, drain);
     } catch (err) {
       if (!signal.aborted) throw err;
       report.aborted = true;
@@ -192,34 +267,104 @@ export class SyncWorker {
     return report;
   }
 
-  /** Every resource in cycle order; throws only when stop() interrupts it. */
-  private async syncAll(report: CycleReport, startedAt: Date): Promise<void> {
+  /**
+   * Every resource in cycle order; throws only when stop() interrupts it. Until the current day is
+   * walked, a cycle is the catalog and the summaries only: the backfill has the quota to itself.
+   */
+  private async syncAll(report: CycleReport, startedAt: Date, drain: boolean): Promise<void> {
     if (startedAt.getTime() - this.catalogAt >= this.catalogRefreshMs || !(await hasMirroredDays(this.db))) {
       const ok: boolean[] = [];
       for (const [resource, sync] of catalogSyncs)
-        ok.push(await this.step(report, resource, (run) => sync(this.ctx, run)));
+        ok.push(await this.runResource(report, resource, (run) => sync(this.ctx, run)));
       if (ok.every(Boolean)) this.catalogAt = startedAt.getTime();
     }
-    await this.step(report, "tickets", (run) => syncTickets(this.ctx, run));
-    await this.step(report, "review_wristbands", (run) => syncReviewQueue(this.ctx, run));
-
+    const checksum = new ResourceRun();
+    this.plan = (await this.guard(checksum, () => ensureBackfillPlan(this.ctx))) ?? this.plan;
     // Summaries first, tails after: every record a summary counted is then in the mirror,
     // unless the tail cannot see it (an id below the cursor) — which is what the checksum finds.
-    const checksum = new ResourceRun();
-    const summaries = await this.guard(checksum, () => fetchSummaries(this.ctx, checksum));
-    for (const tail of ["sales", "topups", "scans"] as const) {
-      await this.step(report, tail, async (run) => {
+    const summaries = await this.guard(checksum, () => this.fetchDueSummaries(checksum, startedAt));
+    if (drain) await this.drainBackfill(report);
+    const first = firstDayOf(this.plan);
+    if (!first || dayWalked(this.plan, first)) {
+      await this.runResource(report, "tickets", (run) => syncTickets(this.ctx, run));
+      await this.runResource(report, "review_wristbands", (run) => syncReviewQueue(this.ctx, run));
+    }
+    for (const tail of tailResources) {
+      if (!tailReady(this.plan, tail)) continue;
+      await this.runResource(report, tail, async (run) => {
         run.lagSeconds = await syncTail(this.ctx, tail, run);
       });
     }
-    if (summaries)
+    if (summaries) {
+      // A day still being walked differs from its summary by design: it is compared once walked.
+      for (const dayId of [...summaries.keys()]) if (!dayWalked(this.plan, dayId)) summaries.delete(dayId);
       await this.guard(checksum, () => this.checksum.reconcile(this.ctx, checksum, summaries, report));
+    }
     await this.guard(checksum, () => this.checksum.handleResyncRequests(this.ctx, checksum, report));
     await this.finish(report, "checksum", checksum);
   }
 
+  /**
+   * The summaries this cycle fetches, the current day first. While a backfill runs, the days other
+   * than the current one are fetched once per catalog refresh (their figures change little, and
+   * every request then goes to the backfill); afterwards every day, every cycle.
+   */
+  private async fetchDueSummaries(run: ResourceRun, at: Date) {
+    const order = walkingOrder(await eventDays(this.db), this.now()).map((d) => d.id);
+    const backfilling = nextPending(this.plan) !== null;
+    const kept = backfilling ? await daySummaries(this.db) : new Map();
+    const due = order.filter(
+      (dayId, i) =>
+        !backfilling ||
+        i === 0 ||
+        !kept.has(dayId) ||
+        at.getTime() - (this.summariesAt.get(dayId) ?? 0) >= this.catalogRefreshMs,
+    );
+    const summaries = await fetchSummaries(this.ctx, run, due);
+    for (const dayId of due) this.summariesAt.set(dayId, at.getTime());
+    return summaries;
+  }
+
+  /** One page of the backfill, recorded under its resource; a failure holds the backfill a while. */
+  private async backfillStep(row: BackfillRow, report = emptyReport(this.now())): Promise<boolean> {
+    const ok = await this.runResource(report, row.resource, (run) =>
+      backfillPage(this.ctx, run, this.plan, row).then(() => undefined),
+    );
+    if (!ok) this.backfillRetryAt = this.now().getTime() + this.intervalMs;
+    return ok;
+  }
+
+  /** The whole backfill in this cycle (the quota pausing it as needed), until done or a failure. */
+  private async drainBackfill(report: CycleReport): Promise<void> {
+    const totals = new Map<SyncResource, ResourceReport>();
+    for (let row = nextPending(this.plan); row; row = nextPending(this.plan)) {
+      const ok = await this.backfillStep(row, report);
+      const page = report.resources[row.resource] as ResourceReport;
+      const sum = totals.get(row.resource);
+      totals.set(row.resource, {
+        ...page,
+        requests: page.requests + (sum?.requests ?? 0),
+        records: page.records + (sum?.records ?? 0),
+      });
+      if (!ok) break;
+    }
+    Object.assign(report.resources, Object.fromEntries(totals));
+  }
+
+  /** A tail poll between cycles: sales every time, top-ups and scans every third time. */
+  private async pollTails(): Promise<void> {
+    const report = emptyReport(this.now());
+    const tails = this.tailPolls++ % 3 === 0 ? tailResources : (["sales"] as const);
+    for (const tail of tails) {
+      if (!tailReady(this.plan, tail) || !this.quota.hasRoom(1)) continue;
+      await this.runResource(report, tail, async (run) => {
+        run.lagSeconds = await syncTail(this.ctx, tail, run);
+      });
+    }
+  }
+
   /** Runs one resource's sync and records its outcome; an abort ends the cycle. */
-  private async step(
+  private async runResource(
     report: CycleReport,
     resource: SyncResource,
     fn: (run: ResourceRun) => Promise<void>,

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/db";
+import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
+import {
+  expectMirrorEqualsUpstream,
+  type HarnessOptions,
+  ids,
+  syncHarness,
+} from "@/lib/testing/sync-harness";
+import { backfillRows } from "../store/backfill";
+import { tailStartOf } from "./backfill";
+import { SyncWorker } from "./worker";
+
+/** Today first: the day-by-day first mirror, the tail that follows it, quota and restarts (issue 12). */
+
+let store: Db;
+beforeAll(async () => {
+  store = await openTestDashboardStore();
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+const setup = (options: HarnessOptions = {}) => syncHarness(store, options);
+type Harness = Awaited<ReturnType<typeof setup>>;
+
+const pending = async (db: Db) => (await backfillRows(db)).filter((r) => !r.done);
+const dayWalked = async (db: Db, dayId: string) => {
+  const rows = (await backfillRows(db)).filter((r) => r.dayId === dayId);
+  return rows.length > 0 && rows.every((r) => r.done);
+};
+
+/** Steps the worker's loop until `until` holds (each step moves the fake clock as it sleeps). */
+async function stepUntil(h: Harness, until: () => Promise<boolean>, max = 5000) {
+  for (let i = 0; i < max; i++) {
+    if (await until()) return;
+    await h.worker.step();
+  }
+  throw new Error("the worker never got there");
+}
+
+/** The day filter of each list request to `path`, in order, without repeats in a row. */
+function dayOrder(h: Harness, path: string) {
+  const order: string[] = [];
+  for (const r of h.traffic.requests) {
+    const day = r.query.get("day_id");
+    if (r.path === path && day && order.at(-1) !== day) order.push(day);
+  }
+  return order;
+}
+
+describe("the first mirror, today first", () => {
+  it("walks the current day first, then the days before it newest first, a record twice only where a day's walk meets the tail", async () => {
+    const h = await setup({ seed: 21 });
+    const [d1, d2, d3] = h.up.days; // the fake clock stands in day 3
+    await h.worker.runOnce();
+    await expectMirrorEqualsUpstream(h.db, h.up);
+    const rows = await backfillRows(h.db);
+    for (const [path, resource] of [
+      ["/transactions", "sales"],
+      ["/topups", "topups"],
+      ["/checkins", "scans"],
+    ] as const) {
+      expect(dayOrder(h, path), path).toEqual([d3.id, d2.id, d1.id]);
+      // A record listed twice can only be one above the tail's start that an older day's last page
+      // also held (that page is where the day's walk stops): never one the walks had between them.
+      const start = tailStartOf(rows, resource) as string;
+      for (const id of h.traffic.repeated(path)) expect(id > start, `${path} ${id}`).toBe(true);
+      expect(h.traffic.repeated(path).length, path).toBeLessThanOrEqual(2 * 20); // 2 older days, pages of ≤ 20
+    }
+    // The summaries come before any record, today's first; tickets only once today is walked.
+    const first = (p: (r: (typeof h.traffic.requests)[number]) => boolean) => h.traffic.requests.findIndex(p);
+    const firstSummary = first((r) => r.path === "/reports/sales-summary");
+    expect(h.traffic.requests[firstSummary].query.get("day_id")).toBe(d3.id);
+    expect(firstSummary).toBeLessThan(first((r) => r.path === "/transactions"));
+    const lastToday = h.traffic.requests.findLastIndex(
+      (r) => r.query.get("day_id") === d3.id && r.path === "/checkins",
+    );
+    expect(first((r) => r.path === "/tickets")).toBeGreaterThan(lastToday);
+    expect(await pending(h.db)).toEqual([]);
+  });
+
+  it("keeps today's summary in the store before the first record is mirrored", async () => {
+    const h = await setup({ seed: 22 });
+    await h.worker.step(); // the first cycle: catalog and summaries only
+    const [row] = await h.db.query<{ day_id: string; summary: { sales: { count: number } } }>(
+      "select day_id, summary from sync_day_summaries where day_id = $1",
+      [h.up.days[2].id],
+    );
+    expect(row.summary.sales.count).toBe(h.up.summary(h.up.days[2].id).sales.count);
+    expect(await ids(h.db, "m_sales")).toEqual([]);
+    expect((await pending(h.db)).length).toBe(9);
+  });
+
+  it("follows the tail while older days are still being walked", async () => {
+    const h = await setup({ seed: 23 });
+    const [, d2, d3] = h.up.days;
+    await stepUntil(h, () => dayWalked(h.db, d3.id));
+    expect(await dayWalked(h.db, d2.id)).toBe(false);
+    const sale = h.up.addSale(); // a sale reaching the upstream now
+    await stepUntil(h, async () => (await ids(h.db, "m_sales")).includes(sale.id), 200);
+    expect((await pending(h.db)).length).toBeGreaterThan(0); // the backfill was not over
+    await stepUntil(h, async () => (await pending(h.db)).length === 0);
+    await h.worker.runOnce();
+    await expectMirrorEqualsUpstream(h.db, h.up);
+    expect(h.up.stats.rateLimited).toBe(0);
+  });
+
+  it("a quota that runs short mid-backfill (staff lookups on the same key) pauses it, never a 429", async () => {
+    const h = await setup({ seed: 24, readLimit: 20 });
+    await stepUntil(h, async () => (await backfillRows(h.db)).some((r) => r.done));
+    // Someone else spends most of the window on the same key.
+    for (let i = 0; i < 8; i++) await h.client.tickets({ limit: 1 }).catch(() => undefined);
+    const before = h.traffic.requests.length;
+    await stepUntil(h, async () => (await pending(h.db)).length === 0);
+    expect(h.traffic.requests.length).toBeGreaterThan(before);
+    await h.worker.runOnce();
+    await expectMirrorEqualsUpstream(h.db, h.up);
+    expect(h.up.stats.rateLimited).toBe(0);
+    // The worker kept the reserve of every window (40 % of 20): at most 12 of its own per window.
+    expect(Math.max(...h.up.windows().map((w) => w.counted))).toBeLessThanOrEqual(20);
+  });
+
+  it("resumes after a restart mid-backfill: nothing fetched twice, nothing missed", async () => {
+    const h = await setup({ seed: 25 });
+    await stepUntil(h, async () => (await backfillRows(h.db)).filter((r) => r.done).length >= 4);
+    const walked = (await backfillRows(h.db)).find((r) => !r.done && r.cursor);
+    await h.worker.stop();
+    // A new process: same store, same upstream, a new worker.
+    const restarted = new SyncWorker({
+      db: h.db,
+      client: h.client,
+      intervalMs: 30_000,
+      log: { info() {}, warn() {}, error() {} },
+      now: h.clock.now,
+      sleep: h.clock.sleep,
+      overlapMs: 5 * 60_000,
+    });
+    await restarted.runOnce();
+    await expectMirrorEqualsUpstream(h.db, h.up);
+    // Each walk resumed from its cursor: no page of the walks before the restart was fetched again.
+    for (const path of ["/transactions", "/topups", "/checkins"]) {
+      const days = h.traffic.requests.filter((r) => r.path === path && r.query.get("day_id"));
+      const pages = days.map((r) => `${r.query.get("day_id")} ${r.query.get("starting_after")}`);
+      expect(new Set(pages).size, path).toBe(pages.length);
+    }
+    if (walked)
+      expect(h.traffic.requests.some((r) => r.query.get("starting_after") === walked.cursor)).toBe(true);
+  });
+
+  it("a mirror made before the plan existed keeps its tails and plans nothing", async () => {
+    const h = await setup({ seed: 26 });
+    await h.db.query("insert into sync_state (resource, cursor) values ('sales', '0')");
+    await h.worker.runOnce();
+    expect(await backfillRows(h.db)).toEqual([]);
+    expect(dayOrder(h, "/transactions")).toEqual([]);
+  });
+});
