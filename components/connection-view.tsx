@@ -9,6 +9,7 @@ import { ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
 import { ConnectionReport } from "@/lib/shared/api/connection";
 import { timeOfDay } from "@/lib/shared/format/time";
+import { MirrorPanel } from "./connection-mirror";
 
 export function ConnectionView() {
   const t = useTranslations("connection");
@@ -106,6 +107,8 @@ export function ConnectionView() {
           }))}
         />
       </Panel>
+
+      <MirrorPanel mirror={sync.mirror} time={time} />
 
       <Panel id="errors-heading" title={t("errorsTitle")}>
         {sync.errors.length === 0 ? (

@@ -61,7 +61,8 @@ const isFeature = (f: string) => {
 };
 const featureOf = (f: string) => (isFeature(f) ? serverFolder(f) : null);
 /** The sync worker's read side, which features may use; the worker itself they may not. */
-const syncReadSide = (t: string) => ["lib/server/sync/status.ts", "lib/server/sync/freshness.ts"].includes(t);
+const syncReadSide = (t: string) =>
+  ["lib/server/sync/status.ts", "lib/server/sync/freshness.ts", "lib/server/sync/progress.ts"].includes(t);
 
 describe("where code lives", () => {
   it("lib/shared is browser-safe: it imports only lib/shared, lib/contract and packages, never node or server code", () => {

@@ -13,6 +13,7 @@ import { ReportFreshness } from "../ui/as-of";
 import { HourlySalesTable, LateByTerminalTable } from "../ui/breakdown-tables";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
+import { RecordsNote } from "../ui/mirror-status";
 
 export function OverviewView() {
   const t = useTranslations("overview");
@@ -43,7 +44,7 @@ export function OverviewView() {
 
   return (
     <div className="space-y-6">
-      <ReportFreshness report={data} query={query} />
+      <ReportFreshness report={data} query={query} figures={data.figures} dayId={data.day.id} />
       <p className="text-sm text-slate-700">
         {t.rich("currentDay", {
           name: data.day.name,
@@ -78,6 +79,7 @@ export function OverviewView() {
       </dl>
 
       <Panel id="hourly-heading" title={t("hourlyTitle", { timeZone })}>
+        <RecordsNote ctx={data} dayId={data.day.id} />
         {data.totals.count === 0 && <Empty>{t("noSales")}</Empty>}
         <SeriesChart
           label={t("hourlyChart")}
@@ -144,6 +146,7 @@ export function OverviewView() {
         </Panel>
 
         <Panel id="late-heading" title={t("lateTitle")}>
+          <RecordsNote ctx={data} dayId={data.day.id} />
           <dl className="mb-3 grid grid-cols-3 gap-3">
             <Stat label={t("lateSales")} value={formatCount(data.late.count, locale)} testId="late-count" />
             <Stat label={t("amount")} value={money(data.late.total)} testId="late-amount" />

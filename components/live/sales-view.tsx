@@ -21,6 +21,7 @@ import { CountAndTotalTable, HourlySalesTable } from "../ui/breakdown-tables";
 import { DayReportHeader } from "../ui/day-report-header";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useDayWithPager, useLiveReport } from "../ui/live-report";
+import { RecordsNote } from "../ui/mirror-status";
 
 export function SalesView() {
   const t = useTranslations("sales");
@@ -42,6 +43,7 @@ export function SalesView() {
         day={data.day}
         query={query}
         onPick={pickDay}
+        figures={data.figures}
         exportHref={`/api/live/sales/export?day_id=${encodeURIComponent(data.day.id)}`}
       />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
@@ -52,6 +54,7 @@ export function SalesView() {
       </dl>
 
       <Panel id="sales-hourly" title={t("hourlyTitle", { timeZone })}>
+        <RecordsNote ctx={data} dayId={data.day.id} />
         {data.totals.count === 0 && <Empty>{t("noCompleted")}</Empty>}
         <SeriesChart
           label={t("hourlyChart")}
@@ -108,6 +111,7 @@ export function SalesView() {
           )}
         </Panel>
         <Panel id="by-terminal" title={t("byTerminal")}>
+          <RecordsNote ctx={data} dayId={data.day.id} />
           <CountAndTotalTable
             caption={t("byTerminalCaption")}
             labels={[t("terminal"), t("count"), t("sales")]}
@@ -132,6 +136,7 @@ export function SalesView() {
       </div>
 
       <Panel id="latest-sales" title={t("latest")}>
+        <RecordsNote ctx={data} dayId={data.day.id} />
         <DataTable
           caption={t("latestCaption")}
           hiddenCaption

@@ -13,6 +13,7 @@ import { formatCount } from "@/lib/shared/format/number";
 import { DayReportHeader } from "../ui/day-report-header";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
+import { RecordsNote } from "../ui/mirror-status";
 
 export function ScansView() {
   const t = useTranslations("scans");
@@ -56,6 +57,7 @@ export function ScansView() {
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel id="scans-zone-hour" title={t("perZoneHourTitle", { timeZone })}>
+          <RecordsNote ctx={data} dayId={data.day.id} />
           <SeriesChart
             label={t("perZoneHour")}
             data={perZoneHour}
@@ -101,6 +103,7 @@ export function ScansView() {
       </div>
 
       <Panel id="scans-latest-denials" title={t("latestTitle")}>
+        <RecordsNote ctx={data} dayId={data.day.id} />
         <DataTable
           caption={t("latestCaption")}
           hiddenCaption

@@ -13,6 +13,7 @@ import { FlowsTable } from "../ui/breakdown-tables";
 import { DayReportHeader } from "../ui/day-report-header";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useDayWithPager, useLiveReport } from "../ui/live-report";
+import { RecordsNote } from "../ui/mirror-status";
 
 type Direction = "topup" | "withdraw" | null;
 
@@ -25,6 +26,7 @@ const directions = [
 
 export function TopupsView() {
   const t = useTranslations("topups");
+  const tm = useTranslations("mirror");
   const value = useValueText();
   const locale = useIntlLocale();
   const { dayId, pickDay, pager } = useDayWithPager();
@@ -52,6 +54,7 @@ export function TopupsView() {
     <div className="space-y-6">
       <DayReportHeader
         report={data}
+        figures={data.figures}
         day={data.day}
         query={query}
         onPick={pickDay}
@@ -75,10 +78,16 @@ export function TopupsView() {
           value={money(data.flows.bonus.amount)}
           hint={t("records", { count: data.flows.bonus.count })}
         />
-        <Stat label={t("netInflow")} value={money(data.net_inflow)} hint={t("netHint")} testId="net-inflow" />
+        <Stat
+          label={t("netInflow")}
+          value={data.net_inflow === null ? "—" : money(data.net_inflow)}
+          hint={data.net_inflow === null ? tm("netInflowLater") : t("netHint")}
+          testId="net-inflow"
+        />
       </dl>
 
       <Panel id="topups-hourly" title={t("hourlyTitle", { timeZone })}>
+        <RecordsNote ctx={data} dayId={data.day.id} />
         <SeriesChart
           label={t("hourlyChart")}
           data={hourly}
@@ -116,6 +125,7 @@ export function TopupsView() {
           />
         </Panel>
         <Panel id="topups-nature" title={t("byNature")}>
+          <RecordsNote ctx={data} dayId={data.day.id} />
           <FlowsTable
             caption={t("byNatureCaption")}
             nameLabel={t("nature")}
@@ -128,6 +138,7 @@ export function TopupsView() {
       </div>
 
       <Panel id="topups-latest" title={t("latest")}>
+        <RecordsNote ctx={data} dayId={data.day.id} />
         <fieldset className="mb-2 flex flex-wrap gap-3 text-sm">
           <legend className="sr-only">{t("direction")}</legend>
           {directions.map(([choice, label]) => (

@@ -3,12 +3,21 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { ErrorBox } from "@/components/ui/states";
-import type { LiveContext } from "@/lib/shared/api/live";
+import type { DayFigures, LiveContext } from "@/lib/shared/api/live";
 import { eventFormat } from "./event-format";
 import { useIntlLocale } from "./locale-format";
+import { FiguresMark, MirrorBanner, UpdatedAgo } from "./mirror-status";
 
 /** "Data as of HH:MM:SS" (the sales sync's last success, in the event zone) and the sync's health. */
-export function AsOf({ ctx, fetching }: { ctx: LiveContext; fetching?: boolean }) {
+export function AsOf({
+  ctx,
+  fetching,
+  updatedAt,
+}: {
+  ctx: LiveContext;
+  fetching?: boolean;
+  updatedAt?: number;
+}) {
   const t = useTranslations("report");
   const { time } = eventFormat(ctx, useIntlLocale());
   const problems = [
@@ -25,6 +34,7 @@ export function AsOf({ ctx, fetching }: { ctx: LiveContext; fetching?: boolean }
         {ctx.as_of ? t("dataAsOf", { time: time(ctx.as_of) }) : t("notSynced")}
         {ctx.event && <span className="ml-1">({ctx.event.time_zone})</span>}
       </span>
+      {updatedAt !== undefined && <UpdatedAgo at={updatedAt} />}
       {fetching && <span className="text-slate-600">{t("refreshing")}</span>}
       {problems.length > 0 && (
         <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-amber-950">
@@ -37,14 +47,27 @@ export function AsOf({ ctx, fetching }: { ctx: LiveContext; fetching?: boolean }
 }
 
 /**
- * How fresh a report on screen is: "Data as of" and, when the last refresh failed, that error
+ * How fresh a report on screen is: "Data as of", "updated N s ago", the first mirror's banner while a
+ * day is incomplete, where the day's figures come from, and, when the last refresh failed, that error
  * above the figures still shown.
  */
-export function ReportFreshness({ report, query }: { report: LiveContext; query: UseQueryResult<unknown> }) {
+export function ReportFreshness({
+  report,
+  query,
+  figures,
+  dayId,
+}: {
+  report: LiveContext;
+  query: UseQueryResult<unknown>;
+  figures?: DayFigures;
+  dayId?: string | null;
+}) {
   const t = useTranslations("report");
   return (
     <>
-      <AsOf ctx={report} fetching={query.isFetching} />
+      <AsOf ctx={report} fetching={query.isFetching} updatedAt={query.dataUpdatedAt} />
+      <MirrorBanner ctx={report} dayId={dayId} />
+      {figures && <FiguresMark ctx={report} figures={figures} />}
       {query.isError && <ErrorBox error={query.error} what={t("latestFigures")} />}
     </>
   );

@@ -4,7 +4,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { type ReactNode, useId } from "react";
 import { downloadLinkClass, joinClasses } from "@/components/ui/class-names";
-import type { LiveContext, LiveDay } from "@/lib/shared/api/live";
+import type { DayFigures, LiveContext, LiveDay } from "@/lib/shared/api/live";
 import { ReportFreshness } from "./as-of";
 
 export function DayPicker({
@@ -52,9 +52,12 @@ export function DayReportHeader({
   exportHref,
   exportLabel,
   toolsClassName,
+  figures,
   children,
 }: {
   report: LiveContext;
+  /** Where the day's totals come from (reports whose figures can come from the summary). */
+  figures?: DayFigures;
   day: LiveDay;
   query: UseQueryResult<unknown>;
   onPick: (dayId: string) => void;
@@ -66,7 +69,7 @@ export function DayReportHeader({
   const t = useTranslations("report");
   return (
     <>
-      <ReportFreshness report={report} query={query} />
+      <ReportFreshness report={report} query={query} figures={figures} dayId={day.id} />
       <div className={joinClasses("flex flex-wrap items-center gap-4", toolsClassName)}>
         <DayPicker days={report.days} value={day.id} onChange={onPick} />
         {exportHref && (

@@ -22,6 +22,7 @@ export async function startDashboard(): Promise<void> {
       db,
       client: upstream,
       intervalMs: config.SYNC_INTERVAL_S * 1000,
+      tailIntervalMs: config.SYNC_TAIL_S * 1000,
       log: console,
     });
     holder.__syncRunner = runSyncWhenLeader({ db, databaseUrl: config.DATABASE_URL, worker, log: console });

@@ -13,6 +13,14 @@ import * as records from "../store/live-records";
 import { eventContext, pickDay } from "../sync/freshness";
 import { decodeCursor, toPage } from "./cursor";
 import { countAmount, fillHours, sumTotals } from "./hours";
+import {
+  daySource,
+  flowTotalsOf,
+  salesBreakdownsOf,
+  salesTotalsOf,
+  summariesBySource,
+  topupMethodsOf,
+} from "./summary-figures";
 
 /**
  * The live screens' reports. Totals, hours and breakdowns come from the aggregate tables the
@@ -24,6 +32,7 @@ export const PAGE_SIZE = 25;
 
 const tzOf = (ctx: LiveContext) => ctx.event?.time_zone ?? "UTC";
 const zeroSales = { count: 0, total: 0, total_base: 0, total_tax: 0 };
+const mirrorFigures = { source: "mirror", summary_at: null } as const;
 
 function flowTotals(rows: aggregates.FlowRow[]): FlowTotals {
   return {
@@ -34,10 +43,25 @@ function flowTotals(rows: aggregates.FlowRow[]): FlowTotals {
 }
 
 async function overviewByDay(db: Queryable, ctx: LiveContext): Promise<OverviewReport["by_day"]> {
-  const [perDay, flowsPerDay] = await Promise.all([aggregates.salesPerDay(db), aggregates.flowsPerDay(db)]);
+  const [perDay, flowsPerDay, summaries] = await Promise.all([
+    aggregates.salesPerDay(db),
+    aggregates.flowsPerDay(db),
+    summariesBySource(db, ctx),
+  ]);
   const flow = (dayId: string, direction: string) =>
     flowsPerDay.find((r) => r.day_id === dayId && r.direction === direction)?.amount ?? 0;
   return ctx.days.map((d) => {
+    const summary = summaries.get(d.id);
+    if (summary)
+      return {
+        day_id: d.id,
+        name: d.name,
+        date: d.date,
+        count: summary.sales.count,
+        total: summary.sales.total,
+        topups: summary.topups.amount,
+        withdrawals: summary.withdrawals.amount,
+      };
     const s = perDay.find((r) => r.day_id === d.id);
     return {
       day_id: d.id,
@@ -63,6 +87,7 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
     return {
       ...ctx,
       day: null,
+      figures: mirrorFigures,
       previous_day: null,
       totals: { ...zeroSales, average_basket: 0 },
       flows: { topups: empty, withdrawals: empty, bonus: empty },
@@ -72,7 +97,8 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
     };
   }
   const hours = await aggregates.salesHours(db, day.id);
-  const totals = sumTotals(hours);
+  const { figures, summary } = await daySource(db, ctx, day.id);
+  const totals = summary ? salesTotalsOf(summary) : sumTotals(hours);
   const filled = fillHours(day, tz, hours, zeroSales);
   const previousFilled = previous
     ? fillHours(previous, tz, await aggregates.salesHours(db, previous.id), zeroSales)
@@ -81,9 +107,10 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
   return {
     ...ctx,
     day,
+    figures,
     previous_day: previous,
     totals: { ...totals, average_basket: totals.count ? Math.round(totals.total / totals.count) : 0 },
-    flows: flowTotals(await aggregates.flowHours(db, day.id)),
+    flows: summary ? flowTotalsOf(summary) : flowTotals(await aggregates.flowHours(db, day.id)),
     hours: filled.map((h, i) => ({
       hour: h.hour,
       total: h.total,
@@ -110,6 +137,7 @@ export async function salesDayReport(
     return {
       ...ctx,
       day: null,
+      figures: mirrorFigures,
       totals: zeroSales,
       hours: [],
       by_product: [],
@@ -126,15 +154,15 @@ export async function salesDayReport(
     aggregates.salesByTax(db, day.id),
     records.salesPage(db, day.id, PAGE_SIZE + 1, after),
   ]);
+  const { figures, summary } = await daySource(db, ctx, day.id);
   return {
     ...ctx,
     day,
-    totals: sumTotals(hours),
+    figures,
+    totals: summary ? salesTotalsOf(summary) : sumTotals(hours),
     hours: fillHours(day, tzOf(ctx), hours, zeroSales),
-    by_product,
+    ...(summary ? salesBreakdownsOf(summary) : { by_product, by_payment_method, by_tax }),
     by_device,
-    by_payment_method,
-    by_tax,
     latest: toPage(latest, PAGE_SIZE),
   };
 }
@@ -170,20 +198,24 @@ export async function topupsDayReport(
   const ctx = await eventContext(db, options.now);
   const day = pickDay(ctx, options.dayId, options.now);
   const after = decodeCursor(options.cursor);
-  const perDay = await aggregates.flowsPerDay(db);
+  const [perDay, summaries] = await Promise.all([aggregates.flowsPerDay(db), summariesBySource(db, ctx)]);
   const flow = (dayId: string, direction: string) =>
     perDay.find((r) => r.day_id === dayId && r.direction === direction)?.amount ?? 0;
-  const by_day = ctx.days.map((d) => ({
-    day_id: d.id,
-    name: d.name,
-    topups: flow(d.id, "topup"),
-    withdrawals: flow(d.id, "withdraw"),
-  }));
+  const by_day = ctx.days.map((d) => {
+    const summary = summaries.get(d.id);
+    return {
+      day_id: d.id,
+      name: d.name,
+      topups: summary ? summary.topups.amount : flow(d.id, "topup"),
+      withdrawals: summary ? summary.withdrawals.amount : flow(d.id, "withdraw"),
+    };
+  });
   const none = { count: 0, amount: 0 };
   if (!day)
     return {
       ...ctx,
       day: null,
+      figures: mirrorFigures,
       flows: { topups: none, withdrawals: none, bonus: none },
       net_inflow: 0,
       hours: [],
@@ -203,19 +235,24 @@ export async function topupsDayReport(
     (r) => r.hour,
     (hour) => ({ hour, topups: 0, withdrawals: 0 }),
   );
+  const { figures, summary } = await daySource(db, ctx, day.id);
   return {
     ...ctx,
     day,
-    flows: flowTotals(rows),
-    net_inflow: paidIn - out,
+    figures,
+    flows: summary ? flowTotalsOf(summary) : flowTotals(rows),
+    // The summary does not split top-ups by nature: the net inflow waits for the records.
+    net_inflow: summary ? null : paidIn - out,
     hours: fillHours(day, tzOf(ctx), hours, { topups: 0, withdrawals: 0 }),
     by_day,
-    by_payment_method: groupFlows(
-      rows,
-      (r) => r.payment_method,
-      (payment_method) => ({ payment_method, topups: 0, withdrawals: 0, count: 0 }),
-      true,
-    ).sort((a, b) => a.payment_method.localeCompare(b.payment_method)),
+    by_payment_method: summary
+      ? topupMethodsOf(summary)
+      : groupFlows(
+          rows,
+          (r) => r.payment_method,
+          (payment_method) => ({ payment_method, topups: 0, withdrawals: 0, count: 0 }),
+          true,
+        ).sort((a, b) => a.payment_method.localeCompare(b.payment_method)),
     by_nature: groupFlows(
       rows,
       (r) => r.nature,

@@ -126,3 +126,13 @@ export async function daySummaries(q: Queryable): Promise<Map<string, StoredSumm
   );
   return new Map(rows.map((r) => [r.day_id, { summary: r.summary, fetchedAt: iso(r.fetched_at) }]));
 }
+
+/** Completed sales and top-ups/withdrawals mirrored per day (the aggregates count what summaries count). */
+export async function mirroredCountsPerDay(q: Queryable): Promise<Map<string, number>> {
+  const rows = await q.query<{ day_id: string; count: number }>(
+    `select day_id, sum(count)::float8 as count from (
+       select day_id, count from a_sales_hour union all select day_id, count from a_topups_hour
+     ) t group by day_id`,
+  );
+  return new Map(rows.map((r) => [r.day_id, r.count]));
+}

@@ -22,6 +22,7 @@ export async function eventContext(db: Queryable, now = new Date()): Promise<Liv
     event,
     days,
     as_of: sales?.lastSuccessAt ?? null,
+    mirror: status.mirror,
     sync: {
       healthy: status.healthy,
       worker_stale: status.worker ? status.worker.stale : null,

@@ -9,6 +9,7 @@ import {
 } from "@/lib/server/store/sync-state";
 import type { SyncResourceStatus, SyncStatus } from "@/lib/shared/api/sync";
 import { syncResources } from "./context";
+import { mirrorProgress } from "./progress";
 
 /** A resource the worker never ran. */
 const neverRun = (resource: string): ResourceState => ({
@@ -51,8 +52,15 @@ export async function syncStatus(
     };
   });
 
+  const mirror = await mirrorProgress(db, {
+    checks: days,
+    quotaLimit: heartbeat?.quota?.limit ?? null,
+    pausedUntil: heartbeat?.worker.pausedUntil ?? null,
+    now,
+  });
   return {
     worker,
+    mirror,
     quota: heartbeat?.quota ?? null,
     resources,
     days,

@@ -22,6 +22,53 @@ export const LiveDay = z.object({
 });
 export type LiveDay = z.infer<typeof LiveDay>;
 
+/**
+ * Where a day's figures come from: the mirror once every record of the day is mirrored and equals
+ * the upstream's summary; before that (or while it differs) the summary the worker last fetched.
+ */
+export const FigureSource = z.enum(["mirror", "summary"]);
+export type FigureSource = z.infer<typeof FigureSource>;
+
+/** How far the mirror of one day is. */
+export const DayMirror = z.object({
+  day_id: z.string(),
+  name: z.string(),
+  /** Every record of the day walked (the first mirror). */
+  walked: z.boolean(),
+  source: FigureSource,
+  /** When the kept summary was generated upstream (null: none yet). */
+  summary_at: instant.nullable(),
+  /** Completed sales, top-ups and withdrawals mirrored, and how many the summary counts. */
+  records: count,
+  expected: count.nullable(),
+});
+export type DayMirror = z.infer<typeof DayMirror>;
+
+/** The mirror's progress, for the banner of the live screens and the Connection screen. */
+export const MirrorProgress = z.object({
+  /** starting: no summary yet; backfilling: a day is still being walked; following: tails only. */
+  state: z.enum(["starting", "backfilling", "following"]),
+  /** The walk in progress (null: none). */
+  walking: z.object({ resource: z.string(), day_id: z.string() }).nullable(),
+  /** Estimated from the records left and the worker's share of the read quota (null: unknown). */
+  eta_seconds: z.number().nullable(),
+  paused_until: instant.nullable(),
+  days: z.array(DayMirror),
+  /** Per tail resource: its walks (days walked of days planned, records, requests) and what it does. */
+  resources: z.array(
+    z.object({
+      resource: z.string(),
+      state: z.enum(["waiting", "backfilling", "following"]),
+      day_id: z.string().nullable(),
+      days_walked: count,
+      days: count,
+      records: count,
+      requests: count,
+    }),
+  ),
+});
+export type MirrorProgress = z.infer<typeof MirrorProgress>;
+
 /** What every live answer carries: the event, its days, and how fresh the mirror is. */
 export const LiveContext = z.object({
   event: LiveEvent.nullable(),
@@ -39,6 +86,7 @@ export const LiveContext = z.object({
     /** Resources never synced yet (their screens are not empty, just not mirrored yet). */
     pending: z.array(z.string()),
   }),
+  mirror: MirrorProgress,
 });
 export type LiveContext = z.infer<typeof LiveContext>;
 
@@ -69,8 +117,13 @@ export type LateArrivals = z.infer<typeof LateArrivals>;
 const Page = <T extends z.ZodType>(row: T) =>
   z.object({ data: z.array(row), next_cursor: z.string().nullable() });
 
+/** Where the day's totals and breakdowns come from (see FigureSource); record panels are the mirror's. */
+export const DayFigures = z.object({ source: FigureSource, summary_at: instant.nullable() });
+export type DayFigures = z.infer<typeof DayFigures>;
+
 export const OverviewReport = LiveContext.extend({
   day: LiveDay.nullable(),
+  figures: DayFigures,
   previous_day: LiveDay.nullable(),
   totals: SalesTotals.extend({ average_basket: money }),
   flows: FlowTotals,
@@ -105,6 +158,7 @@ export type SaleRow = z.infer<typeof SaleRow>;
 
 export const SalesDayReport = LiveContext.extend({
   day: LiveDay.nullable(),
+  figures: DayFigures,
   totals: SalesTotals,
   hours: z.array(HourPoint),
   by_product: z.array(z.object({ product_id: z.string(), name: z.string(), quantity: count, total: money })),
@@ -129,9 +183,10 @@ export type TopupRow = z.infer<typeof TopupRow>;
 
 export const TopupsDayReport = LiveContext.extend({
   day: LiveDay.nullable(),
+  figures: DayFigures,
   flows: FlowTotals,
-  /** Paid top-ups minus withdrawals (bonus and courtesy credit is not money in). */
-  net_inflow: money,
+  /** Paid top-ups minus withdrawals (bonus and courtesy credit is not money in); null: needs the records. */
+  net_inflow: money.nullable(),
   hours: z.array(z.object({ hour: instant, topups: money, withdrawals: money })),
   by_day: z.array(z.object({ day_id: z.string(), name: z.string(), topups: money, withdrawals: money })),
   by_payment_method: z.array(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MirrorProgress } from "./live";
 
 /** The sync worker's state as the screens read it (GET /api/connection, every live answer's freshness). */
 
@@ -103,5 +104,7 @@ export const SyncStatus = z.object({
   ),
   /** The worker is alive, every resource's last attempt succeeded, every checked day matches. */
   healthy: z.boolean(),
+  /** How far the first mirror is, and where each day's figures come from. */
+  mirror: MirrorProgress,
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
