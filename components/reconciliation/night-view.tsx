@@ -10,6 +10,7 @@ import { DayReportHeader } from "@/components/ui/day-report-header";
 import { eventFormat } from "@/components/ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "@/components/ui/live-report";
 import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
+import { RecordsNote } from "@/components/ui/mirror-status";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty, ErrorBox } from "@/components/ui/states";
@@ -53,6 +54,7 @@ export function NightView({ canSign }: { canSign: boolean }) {
         day={data.day}
         query={query}
         toolsClassName="no-print"
+        figures={data.figures_source}
         onPick={setDayId}
         exportHref={`/api/reconciliation/export?day_id=${encodeURIComponent(day.id)}`}
         exportLabel={t("export")}
@@ -98,6 +100,7 @@ export function NightView({ canSign }: { canSign: boolean }) {
           />
         </Panel>
         <Panel title={t("byTerminal")} id="by-terminal-title">
+          <RecordsNote ctx={data} dayId={day.id} />
           <CountAndTotalTable
             caption={t("byTerminal")}
             labels={[t("terminal"), t("sales"), t("total")]}
@@ -131,6 +134,7 @@ export function NightView({ canSign }: { canSign: boolean }) {
       </div>
 
       <Panel title={t("lateTitle")} id="late-title">
+        <RecordsNote ctx={data} dayId={day.id} />
         {data.late && data.late.count > 0 ? (
           <>
             <p className="mb-2" data-testid="late-summary">

@@ -8,19 +8,13 @@ import type {
   ScansDayReport,
   TopupsDayReport,
 } from "@/lib/shared/api/live";
+import { flowTotalsOf, salesBreakdownsOf, salesTotalsOf, topupMethodsOf } from "@/lib/shared/summary-figures";
 import * as aggregates from "../store/live-aggregates";
 import * as records from "../store/live-records";
 import { eventContext, pickDay } from "../sync/freshness";
+import { daySource, summariesBySource } from "../sync/progress";
 import { decodeCursor, toPage } from "./cursor";
 import { countAmount, fillHours, sumTotals } from "./hours";
-import {
-  daySource,
-  flowTotalsOf,
-  salesBreakdownsOf,
-  salesTotalsOf,
-  summariesBySource,
-  topupMethodsOf,
-} from "./summary-figures";
 
 /**
  * The live screens' reports. Totals, hours and breakdowns come from the aggregate tables the

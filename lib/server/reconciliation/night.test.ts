@@ -201,6 +201,42 @@ describe("night reconciliation", () => {
     expect(again.signoffs[0]!.snapshot.figures.sales.count).toBe(5);
   });
 
+  it("shows the summary's totals and refuses sign-off while the night's records are still being mirrored", async () => {
+    const summary = {
+      object: "sales_summary",
+      day_id: "day_1",
+      currency: "EUR",
+      sales: { count: 9, total: 9000, total_base: 7438, total_tax: 1562 },
+      by_payment_method: [{ payment_method: "card", count: 9, total: 9000 }],
+      by_tax: [{ tax_type: "VAT", rate: 21, base: 7438, amount: 1562 }],
+      by_product: [],
+      topups: { count: 1, amount: 5000, by_payment_method: [{ payment_method: "card", count: 1, amount: 5000 }] },
+      withdrawals: { count: 0, amount: 0, by_payment_method: [] },
+      bonuses: { count: 0, amount: 0 },
+      generated_at: "2026-07-11T08:59:00.000Z",
+    };
+    await db.query(
+      "insert into sync_day_summaries (day_id, summary, fetched_at) values ('day_1', $1::jsonb, $2)",
+      [JSON.stringify(summary), after.toISOString()],
+    );
+    await db.query("insert into sync_backfill (resource, day_id, position) values ('sales', 'day_1', 0)");
+    try {
+      const report = await nightReport(db, { dayId: "day_1", now: after });
+      expect(report.figures_source).toEqual({ source: "summary", summary_at: summary.generated_at });
+      expect(report.figures?.sales).toEqual(summary.sales);
+      expect(report.figures?.topups).toEqual({ count: 1, amount: 5000 });
+      // The checksum still compares the mirror's own figures with the summary: that is its job.
+      expect(report.checksum?.difference?.sales_total).not.toBe(0);
+      const refused = await signOff(db, USER, { day_id: "day_1", counted: [] }, after).catch((e) => e);
+      expect(refused).toMatchObject({ code: "night_incomplete", status: 409 });
+    } finally {
+      await db.query("delete from sync_backfill");
+      await db.query("delete from sync_day_summaries");
+    }
+    const complete = await nightReport(db, { dayId: "day_1", now: after });
+    expect(complete.figures_source.source).toBe("mirror");
+  });
+
   it("refuses to sign off a night that has not ended (409 night_not_ended, times in the event's zone)", async () => {
     const during = new Date("2026-07-11T03:00:00Z");
     const refused = await signOff(db, USER, { day_id: "day_1", counted: [] }, during).catch((e) => e);

@@ -13,13 +13,16 @@ import type {
 } from "@/lib/shared/api/reconciliation";
 import { dateTime } from "@/lib/shared/format/time";
 import { countedLines, driftOf, expectedByDesk } from "@/lib/shared/reconciliation";
+import { nightFiguresOf } from "@/lib/shared/summary-figures";
 import { recordAudit } from "../store/audit-log";
+import { isDayWalked } from "../store/backfill";
 import { eventDays, eventFormat } from "../store/event-settings";
 import * as aggregates from "../store/live-aggregates";
 import { mirrorDayTotals } from "../store/mirror";
 import * as night from "../store/night-records";
 import { dayCheck, insertResyncRequest, pendingResyncSince } from "../store/sync-state";
 import { eventContext, pickDay } from "../sync/freshness";
+import { daySource } from "../sync/progress";
 
 /**
  * Night reconciliation. A night is an event day; its records are those the day rule assigned to it
@@ -160,6 +163,7 @@ export async function nightReport(
     return {
       ...ctx,
       day: null,
+      figures_source: { source: "mirror", summary_at: null },
       ended: false,
       figures: null,
       checksum: null,
@@ -170,11 +174,15 @@ export async function nightReport(
   const figures = await nightFigures(db, day.id);
   const signoffs = await night.signoffsOf(db, day.id);
   const last = signoffs[0];
+  // Shown: the summary's totals while the night's records are incomplete or differ. The checksum
+  // and the drift keep comparing the mirror's own figures (that difference is what they report).
+  const source = await daySource(db, ctx, day.id);
   return {
     ...ctx,
     day,
+    figures_source: source.figures,
     ended: Date.parse(day.ends_at) <= now.getTime(),
-    figures,
+    figures: source.summary ? nightFiguresOf(figures, source.summary) : figures,
     checksum: await nightChecksum(db, day.id, figures),
     late: await lateArrivals(db, day),
     signoffs,
@@ -201,6 +209,11 @@ export async function signOff(
         `${day.name} has not ended yet (it ends ${dateTime(day.ends_at, timeZone)}): a night is signed off once it is over.`,
       );
     }
+    if (!(await isDayWalked(tx, day.id)))
+      throw new ConsoleError(
+        "night_incomplete",
+        `${day.name}'s records are still being mirrored: a night is signed off once all of them are here.`,
+      );
     const figures = await nightFigures(tx, day.id);
     const snapshot: SignoffSnapshot = {
       figures,

@@ -136,3 +136,9 @@ export async function mirroredCountsPerDay(q: Queryable): Promise<Map<string, nu
   );
   return new Map(rows.map((r) => [r.day_id, r.count]));
 }
+
+/** Whether every record of the day has been walked by the first mirror (true when there is no plan). */
+export async function isDayWalked(q: Queryable, dayId: string): Promise<boolean> {
+  const rows = await q.query("select 1 from sync_backfill where day_id = $1 and not done limit 1", [dayId]);
+  return rows.length === 0;
+}

@@ -1,4 +1,5 @@
 import "server-only";
+import type { SalesSummary } from "@/lib/contract";
 import type { Queryable } from "@/lib/db/db";
 import {
   backfillRows,
@@ -7,7 +8,7 @@ import {
   type StoredSummary,
 } from "@/lib/server/store/backfill";
 import { eventDays } from "@/lib/server/store/event-settings";
-import type { DayMirror, FigureSource, MirrorProgress } from "@/lib/shared/api/live";
+import type { DayFigures, DayMirror, FigureSource, LiveContext, MirrorProgress } from "@/lib/shared/api/live";
 import type { SyncDayCheck } from "@/lib/shared/api/sync";
 
 /**
@@ -94,4 +95,33 @@ export async function mirrorProgress(
     days: mirrorDays,
     resources,
   };
+}
+
+/** The day's source (from the context every live answer carries) and, when it is the summary, the summary. */
+export async function daySource(
+  db: Queryable,
+  ctx: Pick<LiveContext, "mirror">,
+  dayId: string,
+): Promise<{ figures: DayFigures; summary: SalesSummary | null }> {
+  const day = ctx.mirror.days.find((d) => d.day_id === dayId);
+  const fromMirror = { figures: { source: "mirror", summary_at: null }, summary: null } as const;
+  if (day?.source !== "summary") return fromMirror;
+  const summary = (await daySummaries(db)).get(dayId)?.summary;
+  return summary ? { figures: { source: "summary", summary_at: summary.generated_at }, summary } : fromMirror;
+}
+
+/** The summaries of the days whose figures come from them. */
+export async function summariesBySource(
+  db: Queryable,
+  ctx: Pick<LiveContext, "mirror">,
+): Promise<Map<string, SalesSummary>> {
+  const fromSummary = ctx.mirror.days.filter((d) => d.source === "summary").map((d) => d.day_id);
+  if (fromSummary.length === 0) return new Map();
+  const kept = await daySummaries(db);
+  const out = new Map<string, SalesSummary>();
+  for (const dayId of fromSummary) {
+    const s = kept.get(dayId);
+    if (s) out.set(dayId, s.summary);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COUNTED_METHODS } from "../reconciliation";
-import { CountAmount, LiveContext, LiveDay, SalesTotals } from "./live";
+import { CountAmount, DayFigures, LiveContext, LiveDay, SalesTotals } from "./live";
 
 /** Answers of the night reconciliation (`app/api/reconciliation/*`). Money in integer minor units. */
 
@@ -126,6 +126,8 @@ export type Drift = z.infer<typeof Drift>;
 
 export const NightReport = LiveContext.extend({
   day: LiveDay.nullable(),
+  /** Where the night's totals come from: the summary while its records are still being mirrored. */
+  figures_source: DayFigures,
   /** The night has ended (a night still running cannot be signed off as final, but can be counted). */
   ended: z.boolean(),
   figures: NightFigures.nullable(),
