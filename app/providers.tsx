@@ -2,9 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-
-/** Every live view refreshes every 30 s, and not at all while its tab is in the background. */
-export const LIVE_REFRESH_MS = 30_000;
+import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(

@@ -10,7 +10,8 @@ import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
 /**
  * Two dashboard instances on one PostgreSQL store (issue #8): exactly one runs the sync worker;
  * killed (SIGKILL) with a page request in flight, the other takes over within 60 s, resumes from
- * the stored cursor — no record of the tails is fetched twice — and completes the mirror (every
+ * the stored cursor (the page of the first mirror's day walk it was waiting for, or its tail's) — no
+ * record of the tails is fetched twice — and completes the mirror (every
  * day's checksum matches upstream); a session made on one instance works on the other, and one
  * signed out on one is refused by the other at once.
  *
@@ -62,7 +63,9 @@ const killGroup = (i: Instance, signal: NodeJS.Signals) => {
 /** The recording proxy in front of the Integration API. */
 function recordingProxy() {
   const seen = new Map<string, number>();
-  const rewalks: string[] = [];
+  const dayPages: string[] = [];
+  const salesAfterHold: string[] = [];
+  let heldUrl = "";
   let salesPages = 0;
   let holdAfter = Number.POSITIVE_INFINITY;
   let held: ServerResponse | null = null;
@@ -76,6 +79,7 @@ function recordingProxy() {
     const tail = req.method === "GET" && TAILS.includes(url.pathname);
     if (tail && url.pathname === "/v1/transactions" && salesPages >= holdAfter && !held) {
       held = res; // never answered: the leader dies waiting for it
+      heldUrl = `${url.pathname}${url.search}`;
       onHeld();
       return;
     }
@@ -91,13 +95,14 @@ function recordingProxy() {
     });
     const body = Buffer.from(await upstream.arrayBuffer());
     if (tail && upstream.status === 200) {
-      if (url.searchParams.has("day_id")) rewalks.push(url.search);
-      else {
-        if (url.pathname === "/v1/transactions") salesPages++;
+      if (url.pathname === "/v1/transactions") salesPages++;
+      if (url.pathname === "/v1/transactions" && held) salesAfterHold.push(`${url.pathname}${url.search}`);
+      // A day's walk (the first mirror, or a re-walk) is known by its pages: none may be asked twice.
+      if (url.searchParams.has("day_id")) dayPages.push(`${url.pathname}${url.search}`);
+      else
         for (const { id } of (JSON.parse(body.toString()) as { data: { id: string }[] }).data) {
           seen.set(id, (seen.get(id) ?? 0) + 1);
         }
-      }
     }
     const out: Record<string, string> = {};
     upstream.headers.forEach((v, k) => {
@@ -120,7 +125,10 @@ function recordingProxy() {
     salesPages: () => salesPages,
     fetchedTwice: () => [...seen].filter(([, n]) => n > 1).map(([id]) => id),
     fetched: () => seen.size,
-    rewalks: () => rewalks,
+    dayPages: () => dayPages,
+    heldUrl: () => heldUrl,
+    /** The sales pages answered after the held one (B's, once A is dead). */
+    salesAfterHold: () => salesAfterHold,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -271,10 +279,13 @@ test("two instances on one PostgreSQL: one sync leader, takeover within 60 s, no
       .toBe("complete");
 
     console.log(
-      `sales pages ${proxy.salesPages()}, tail records fetched ${proxy.fetched()}, day re-walks ${proxy.rewalks().length}`,
+      `sales pages ${proxy.salesPages()}, tail records fetched ${proxy.fetched()}, day walk pages ${proxy.dayPages().length}`,
     );
     expect(proxy.salesPages()).toBeGreaterThan(5);
     expect(proxy.fetchedTwice()).toEqual([]);
+    // B resumed the walk A was in (the first mirror, day by day) at the page A never got: from the
+    // stored cursor, not from the day's start.
+    expect(proxy.salesAfterHold()[0]).toBe(proxy.heldUrl());
   } finally {
     for (const i of instances) killGroup(i, "SIGKILL");
     await proxy.close();

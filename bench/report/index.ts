@@ -1,5 +1,6 @@
 import { apiRead } from "./api-read";
 import { dashboardRead } from "./dashboard-read";
+import { liveFirst } from "./live-first";
 import { nameSearch } from "./name-search";
 import { pageLoad } from "./page-load";
 import { salesSummary } from "./sales-summary";
@@ -7,4 +8,12 @@ import { sync } from "./sync";
 import type { BenchDef } from "./types";
 
 /** Every benchmark of `npm run bench`, in the order they run. A new one is a file here and a line below. */
-export const benches: BenchDef[] = [apiRead, salesSummary, dashboardRead, sync, pageLoad, nameSearch];
+export const benches: BenchDef[] = [
+  apiRead,
+  salesSummary,
+  dashboardRead,
+  sync,
+  pageLoad,
+  nameSearch,
+  liveFirst,
+];

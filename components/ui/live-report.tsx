@@ -6,6 +6,10 @@ import type { z } from "zod";
 import { useCursorPager } from "@/components/ui/cursor-pager";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
+import { LIVE_REFRESH_MS, STARTING_REFRESH_MS } from "@/lib/shared/refresh";
+
+const isStarting = (data: unknown) =>
+  (data as { mirror?: { state?: string } } | undefined)?.mirror?.state === "starting";
 
 /**
  * A report of a route handler (`/api/live/sales`, `/api/reconciliation`…) with its query
@@ -24,6 +28,8 @@ export function useLiveReport<S extends z.ZodType>(
     queryKey: [path, query],
     queryFn: () => fetchJson(query ? `${path}?${query}` : path, schema),
     placeholderData: keepPreviousData,
+    // A console connecting for the first time asks again every 2 s until the first summary is in.
+    refetchInterval: (q) => (isStarting(q.state.data) ? STARTING_REFRESH_MS : LIVE_REFRESH_MS),
   });
 }
 

@@ -54,20 +54,19 @@ export function MirrorBanner({ ctx, dayId }: { ctx: LiveContext; dayId?: string 
   const eta = useEtaText();
   const { time } = eventFormat(ctx, locale);
   const m = ctx.mirror;
-  if (m.state === "following") return null;
   const day = m.days.find((d) => d.day_id === (dayId ?? m.walking?.day_id));
+  // Only while the day on screen is incomplete: older days filling in change nothing shown here.
+  if (m.state !== "starting" && (!day || day.walked)) return null;
   const dayName = day?.name ?? "";
   const share = dayShare(day);
   const line =
-    m.state === "starting"
+    m.state === "starting" || !day
       ? t("starting")
-      : day && !day.walked
-        ? t("mirroringDay", {
-            day: dayName,
-            records: formatCount(day.records, locale),
-            expected: day.expected === null ? "…" : formatCount(day.expected, locale),
-          })
-        : t("mirroringOlder");
+      : t("mirroringDay", {
+          day: dayName,
+          records: formatCount(day.records, locale),
+          expected: day.expected === null ? "…" : formatCount(day.expected, locale),
+        });
   return (
     <div
       role="status"

@@ -210,7 +210,11 @@ describe("night reconciliation", () => {
       by_payment_method: [{ payment_method: "card", count: 9, total: 9000 }],
       by_tax: [{ tax_type: "VAT", rate: 21, base: 7438, amount: 1562 }],
       by_product: [],
-      topups: { count: 1, amount: 5000, by_payment_method: [{ payment_method: "card", count: 1, amount: 5000 }] },
+      topups: {
+        count: 1,
+        amount: 5000,
+        by_payment_method: [{ payment_method: "card", count: 1, amount: 5000 }],
+      },
       withdrawals: { count: 0, amount: 0, by_payment_method: [] },
       bonuses: { count: 0, amount: 0 },
       generated_at: "2026-07-11T08:59:00.000Z",
