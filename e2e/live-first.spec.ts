@@ -122,9 +122,15 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
     await expect(page.getByTestId("mirror-banner")).toBeHidden({ timeout: 300_000 });
     await page.screenshot({ path: ".test-results/live-first-mirror.png", fullPage: true });
 
-    // The Connection screen shows what happened: every resource following its tail.
+    // The Connection screen shows what happens: today from the mirror, the earlier days still filling in.
     await page.goto(`${origin}/connection`);
-    await expect(page.getByTestId("mirror-state")).toContainText("Every day is mirrored");
+    await expect(page.getByTestId("mirror-state")).toBeVisible();
+    const todayRow = page.getByRole("table", { name: "Each day's mirror" }).getByRole("row").filter({
+      hasText: (overview as { day: { name: string } }).day.name,
+    });
+    await expect(todayRow).toContainText("From the mirrored records");
+    await expect(page.getByRole("table", { name: "What each resource is doing" })).toContainText("sales");
+    await page.screenshot({ path: ".test-results/live-first-connection.png", fullPage: true });
   } finally {
     if (consoleProcess?.pid) {
       try {

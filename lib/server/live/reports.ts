@@ -94,7 +94,10 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
   const { figures, summary } = await daySource(db, ctx, day.id);
   const totals = summary ? salesTotalsOf(summary) : sumTotals(hours);
   const filled = fillHours(day, tz, hours, zeroSales);
-  const previousFilled = previous
+  // The previous day's line needs its records: none while they are still being mirrored.
+  const previousWalked =
+    previous !== null && (ctx.mirror.days.find((d) => d.day_id === previous.id)?.walked ?? true);
+  const previousFilled = previousWalked
     ? fillHours(previous, tz, await aggregates.salesHours(db, previous.id), zeroSales)
     : [];
   const late = await aggregates.lateSalesByDevice(db, day.id);
@@ -109,7 +112,7 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
       hour: h.hour,
       total: h.total,
       count: h.count,
-      previous_total: previous ? (previousFilled[i]?.total ?? null) : null,
+      previous_total: previousWalked ? (previousFilled[i]?.total ?? null) : null,
     })),
     by_day,
     late: {

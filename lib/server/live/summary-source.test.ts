@@ -42,6 +42,7 @@ describe("figures while the mirror is incomplete, and after", () => {
     });
     for (const d of early.by_day) expect(d.total).toBe(h.up.summary(d.day_id).sales.total);
     expect(early.hours.every((x) => x.total === 0)).toBe(true); // records panels: nothing mirrored yet
+    expect(early.hours.every((x) => x.previous_total === null)).toBe(true); // nor the day before
     expect(early.mirror.state).toBe("backfilling");
     expect(early.mirror.days.find((d) => d.day_id === today.id)).toMatchObject({
       walked: false,
