@@ -148,6 +148,17 @@ describe("the first mirror, today first", () => {
       expect(h.traffic.requests.some((r) => r.query.get("starting_after") === walked.cursor)).toBe(true);
   });
 
+  it("re-walks the days that differ from their summary today first, each once", async () => {
+    const h = await setup({ seed: 27 });
+    const [d1, , d3] = h.up.days;
+    await h.worker.runOnce();
+    h.up.summaryBias.set(d1.id, 1);
+    h.up.summaryBias.set(d3.id, 1);
+    h.clock.advance(30_000);
+    const report = await h.worker.runOnce();
+    expect(report.rewalkedDays).toEqual([d3.id, d1.id]);
+  });
+
   it("a mirror made before the plan existed keeps its tails and plans nothing", async () => {
     const h = await setup({ seed: 26 });
     await h.db.query("insert into sync_state (resource, cursor) values ('sales', '0')");

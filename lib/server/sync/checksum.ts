@@ -132,6 +132,8 @@ export class DayChecksum {
     run: ResourceRun,
     summaries: Map<string, SalesSummary>,
     out: DayOutcomes,
+    /** Whether a tail may be caught up (not while the first mirror has not started it). */
+    tailReady: (resource: "sales" | "topups") => boolean = () => true,
   ): Promise<void> {
     const differing: string[] = [];
     for (const [dayId, summary] of summaries) {
@@ -141,8 +143,8 @@ export class DayChecksum {
       } else differing.push(dayId);
     }
     if (differing.length === 0) return;
-    await syncTail(ctx, "sales", run);
-    await syncTail(ctx, "topups", run);
+    for (const resource of ["sales", "topups"] as const)
+      if (tailReady(resource)) await syncTail(ctx, resource, run);
     for (const dayId of differing) await this.confirmDay(ctx, run, dayId, out);
   }
 

@@ -298,7 +298,9 @@ export class SyncWorker {
     if (summaries) {
       // A day still being walked differs from its summary by design: it is compared once walked.
       for (const dayId of [...summaries.keys()]) if (!dayWalked(this.plan, dayId)) summaries.delete(dayId);
-      await this.guard(checksum, () => this.checksum.reconcile(this.ctx, checksum, summaries, report));
+      await this.guard(checksum, () =>
+        this.checksum.reconcile(this.ctx, checksum, summaries, report, (r) => tailReady(this.plan, r)),
+      );
     }
     await this.guard(checksum, () => this.checksum.handleResyncRequests(this.ctx, checksum, report));
     await this.finish(report, "checksum", checksum);
