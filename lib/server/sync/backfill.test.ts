@@ -159,6 +159,24 @@ describe("the first mirror, today first", () => {
     expect(report.rewalkedDays).toEqual([d3.id, d1.id]);
   });
 
+  it("a cycle the window has no room for waits for the next window; the tail polls go on", async () => {
+    const h = await setup({ seed: 28, readLimit: 40 });
+    await h.worker.runOnce();
+    h.clock.advance(61_000); // a fresh window
+    await h.worker.step(); // a cycle
+    // Staff lookups spend the window down to just above the reserve (16 of 40).
+    while ((h.client.rateLimit("read")?.remaining ?? 0) > 18) await h.client.tickets({ limit: 1 });
+    h.clock.advance(30_000); // the next cycle is due, and a sale arrives
+    const logged = h.logs.length;
+    const sale = h.up.addSale();
+    const kinds: string[] = [];
+    for (let i = 0; i < 3 && !(await ids(h.db, "m_sales")).includes(sale.id); i++) kinds.push(await h.worker.step());
+    expect((await ids(h.db, "m_sales")).includes(sale.id)).toBe(true);
+    expect(kinds).not.toContain("cycle");
+    expect(h.logs.slice(logged).filter((l) => l.includes("pausing"))).toEqual([]);
+    expect(h.up.stats.rateLimited).toBe(0);
+  });
+
   it("a mirror made before the plan existed keeps its tails and plans nothing", async () => {
     const h = await setup({ seed: 26 });
     await h.db.query("insert into sync_state (resource, cursor) values ('sales', '0')");

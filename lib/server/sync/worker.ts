@@ -94,6 +94,8 @@ const emptyReport = (at: Date): CycleReport => ({
 
 /** Share of each read window the backfill leaves to the tail polls once tails are followed. */
 const TAIL_ROOM = 0.05;
+/** The least room a cycle is assumed to need (catalog, summaries, tickets, review, tails). */
+const MIN_CYCLE_REQUESTS = 8;
 
 /**
  * Mirrors the upstream event into the dashboard store, cheaply and exactly, today first:
@@ -126,6 +128,8 @@ export class SyncWorker {
   private nextCycleAt = 0;
   private nextTailAt = 0;
   private tailPolls = 0;
+  /** Requests of the last cycle: the room a cycle needs in the window. */
+  private lastCycleRequests = MIN_CYCLE_REQUESTS;
   private backfillRetryAt = 0;
   /** The backfill plan as last read and advanced (empty: no plan, or none needed). */
   private plan: BackfillRow[] = [];
@@ -203,9 +207,15 @@ export class SyncWorker {
     const signal = this.controller.signal;
     const now = this.now().getTime();
     if (now >= this.nextCycleAt) {
-      await this.runCycle(false);
-      this.nextCycleAt = this.now().getTime() + this.intervalMs;
-      return "cycle";
+      // A cycle the window has no room for would wait on the quota and hold the tail polls: it
+      // waits for the next window instead, the polls going on with what is left.
+      const reset = this.quota.windowResetAt();
+      if (reset && !this.quota.hasRoom(this.lastCycleRequests)) this.nextCycleAt = reset.getTime() + 50;
+      else {
+        this.lastCycleRequests = Math.max(MIN_CYCLE_REQUESTS, (await this.runCycle(false)).requests);
+        this.nextCycleAt = this.now().getTime() + this.intervalMs;
+        return "cycle";
+      }
     }
     const tailing = this.tailIntervalMs > 0 && tailResources.some((r) => tailReady(this.plan, r));
     if (tailing && now >= this.nextTailAt) {
