@@ -20,8 +20,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createApp } from "@/integration-api/app";
-import { createServices } from "@/integration-api/services";
 import { migrate } from "@/integration-api/store/migrate";
 import { adminToken, createFullKey, freePort, spawnApi } from "@/integration-api/testing/api-process";
 import type { SalesSummary } from "@/lib/contract";
@@ -31,12 +29,11 @@ import { openDashboardStore } from "@/lib/server/store";
 import { backfillRows } from "@/lib/server/store/backfill";
 import { SyncWorker } from "@/lib/server/sync/worker";
 import { UpstreamClient } from "@/lib/server/upstream/client";
-import { Counter, seededApiStore, VirtualClock } from "./sync-support";
+import { Counter, inProcessApi, seededApiStore, VirtualClock } from "./sync-support";
 
 const scales = (process.env.BENCH_LIVE_SCALES ?? "1,20").split(",").map(Number);
 const lagSeconds = Number(process.env.BENCH_LAG_S ?? 300);
 const lagRate = Number(process.env.BENCH_LAG_RATE ?? 20);
-const READ_SCOPES = ["event.read", "tickets.read", "checkins.read", "cashless.read", "reports.read"] as const;
 const WORKER_PER_MINUTE = 72;
 const quiet = {
   info() {},
@@ -72,25 +69,10 @@ async function coldStart(scale: number) {
   const dash = await freshStore(dashDir);
   try {
     const clock = new VirtualClock();
-    const token = `bench-admin-${"x".repeat(24)}`;
-    const services = await createServices(apiDb, {
-      environment: "test",
-      adminToken: token,
-      clock: clock.nowMs,
-    });
-    const app = createApp(services, { log: (err) => console.error("[integration-api]", err) });
-    const newKey = async (name: string) => {
-      const res = await app.request("/admin/keys", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ name, scopes: READ_SCOPES }),
-      });
-      if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { key: string }).key;
-    };
-    const key = await newKey("bench live-first (default quota)");
+    const { app, newKey } = await inProcessApi(apiDb, clock);
+    const { key } = await newKey("bench live-first (default quota)");
     // The referee reads the truth with a key of its own (its own quota bucket).
-    const referee = await newKey("bench live-first referee");
+    const { key: referee } = await newKey("bench live-first referee");
     const summaryOf = async (dayId: string) =>
       (await (
         await app.request(`/v1/reports/sales-summary?day_id=${dayId}`, {

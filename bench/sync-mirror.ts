@@ -23,15 +23,21 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createApp } from "@/integration-api/app";
-import { createServices } from "@/integration-api/services";
 import { migrate } from "@/integration-api/store/migrate";
-import { adminToken, createFullKey, freePort, spawnApi } from "@/integration-api/testing/api-process";
+import { adminToken, createFullKey } from "@/integration-api/testing/api-process";
 import { type Db, openDb } from "@/lib/db/db";
 import { openDashboardStore } from "@/lib/server/store";
 import { type CycleReport, SyncWorker } from "@/lib/server/sync/worker";
 import { UpstreamClient } from "@/lib/server/upstream/client";
-import { Counter, seededApiStore, VirtualClock, type Volumes, volumes } from "./sync-support";
+import {
+  Counter,
+  inProcessApi,
+  seededApiStore,
+  spawnSeededApi,
+  VirtualClock,
+  type Volumes,
+  volumes,
+} from "./sync-support";
 
 const scale = Number(process.env.BENCH_SYNC_SCALE ?? 20);
 const phases = (process.env.BENCH_SYNC_PHASES ?? "lifted,virtual").split(",").map((p) => p.trim());
@@ -39,7 +45,6 @@ const apiDir = `.data/bench-api-${scale}`;
 const dashDir = ".data/bench-sync";
 const PAGE = 200;
 const MAX_CYCLES = 5;
-const READ_SCOPES = ["event.read", "tickets.read", "checkins.read", "cashless.read", "reports.read"] as const;
 /** The default read quota (decisions, "Rate limits") and the share the worker spends (1 − 0.4). */
 const DEFAULT_READ_LIMIT = 120;
 const WORKER_SHARE = 0.6;
@@ -185,17 +190,7 @@ function printRequests(f: ReturnType<typeof requestFigures>) {
 
 async function lifted(v: Volumes) {
   console.log(`\n[lifted] the API over HTTP on ${apiDir}, a key with 100,000 reads/min, real clock…`);
-  const api = await spawnApi(
-    {
-      API_PORT: String(await freePort(4300, 4399)),
-      API_DATA_DIR: apiDir,
-      API_SEED: "demo",
-      API_SEED_SCALE: String(scale),
-      API_SIMULATOR: "off",
-      API_ENVIRONMENT: "test",
-    },
-    { startTimeoutMs: 300_000, echo: "  " },
-  );
+  const api = await spawnSeededApi(apiDir, scale, 300_000);
   const dash = await freshDashboardStore();
   try {
     // The highest read quota a key can have (RateLimits: read <= 100,000/min).
@@ -248,20 +243,8 @@ async function virtual() {
   const dash = await freshDashboardStore();
   try {
     const clock = new VirtualClock();
-    const token = `bench-admin-${"x".repeat(24)}`;
-    const services = await createServices(apiDb, {
-      environment: "test",
-      adminToken: token,
-      clock: clock.nowMs,
-    });
-    const app = createApp(services, { log: (err) => console.error("[integration-api]", err) });
-    const created = await app.request("/admin/keys", {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "bench sync (default quota)", scopes: READ_SCOPES }),
-    });
-    if (created.status !== 201) throw new Error(`key: ${created.status} ${await created.text()}`);
-    const { key, rate_limits } = (await created.json()) as { key: string; rate_limits: { read: number } };
+    const { app, newKey } = await inProcessApi(apiDb, clock);
+    const { key, rate_limits } = await newKey("bench sync (default quota)");
     if (rate_limits.read !== DEFAULT_READ_LIMIT)
       throw new Error(`read quota ${rate_limits.read}, not the default`);
     const v = await volumes(apiDb);

@@ -4,6 +4,8 @@
  */
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { createApp } from "@/integration-api/app";
+import { createServices } from "@/integration-api/services";
 import { migrate } from "@/integration-api/store/migrate";
 import { freePort, spawnApi } from "@/integration-api/testing/api-process";
 import { type Db, openDb } from "@/lib/db/db";
@@ -95,7 +97,14 @@ export async function seededApiStore(apiDir: string, scale: number): Promise<Vol
   const v = await count();
   if (v.days > 0) return v;
   console.log(`Seeding ${apiDir} (scale ${scale}) by starting the API once, as bench/api-read does…`);
-  const api = await spawnApi(
+  const api = await spawnSeededApi(apiDir, scale, 1_800_000);
+  await api.stop();
+  return count();
+}
+
+/** The API as its own process on the store seeded at `scale` (seeding it if empty), simulator off. */
+export async function spawnSeededApi(apiDir: string, scale: number, startTimeoutMs: number) {
+  return spawnApi(
     {
       API_PORT: String(await freePort(4300, 4399)),
       API_DATA_DIR: apiDir,
@@ -104,8 +113,38 @@ export async function seededApiStore(apiDir: string, scale: number): Promise<Vol
       API_SIMULATOR: "off",
       API_ENVIRONMENT: "test",
     },
-    { startTimeoutMs: 1_800_000, echo: "  " },
+    { startTimeoutMs, echo: "  " },
   );
-  await api.stop();
-  return count();
+}
+
+export const READ_SCOPES = [
+  "event.read",
+  "tickets.read",
+  "checkins.read",
+  "cashless.read",
+  "reports.read",
+] as const;
+
+/**
+ * The API in-process (`app.request`, no port) on `apiDb`, its rate limiter on `clock`, and a way to
+ * make read keys with the default quota (each key its own bucket).
+ */
+export async function inProcessApi(apiDb: Db, clock: VirtualClock) {
+  const token = `bench-admin-${"x".repeat(24)}`;
+  const services = await createServices(apiDb, {
+    environment: "test",
+    adminToken: token,
+    clock: clock.nowMs,
+  });
+  const app = createApp(services, { log: (err) => console.error("[integration-api]", err) });
+  const newKey = async (name: string) => {
+    const res = await app.request("/admin/keys", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name, scopes: READ_SCOPES }),
+    });
+    if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { key: string; rate_limits: { read: number } };
+  };
+  return { app, newKey };
 }
