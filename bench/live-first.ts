@@ -69,7 +69,8 @@ async function coldStart(scale: number) {
   const dash = await freshStore(dashDir);
   try {
     const clock = new VirtualClock();
-    const { app, newKey } = await inProcessApi(apiDb, clock);
+    const api = await inProcessApi(apiDb, clock);
+    const { app, newKey } = api;
     const { key } = await newKey("bench live-first (default quota)");
     // The referee reads the truth with a key of its own (its own quota bucket).
     const { key: referee } = await newKey("bench live-first referee");
@@ -80,13 +81,7 @@ async function coldStart(scale: number) {
         })
       ).json()) as SalesSummary;
     const counter = new Counter();
-    const client = new UpstreamClient({
-      baseUrl: "http://integration-api.bench/v1",
-      apiKey: key,
-      fetch: counter.wrap(async (url, init) => app.request(url, init)),
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const client = api.client(key, counter);
     const worker = new SyncWorker({
       db: dash,
       client,

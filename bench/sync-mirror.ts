@@ -243,19 +243,14 @@ async function virtual() {
   const dash = await freshDashboardStore();
   try {
     const clock = new VirtualClock();
-    const { app, newKey } = await inProcessApi(apiDb, clock);
+    const api = await inProcessApi(apiDb, clock);
+    const { newKey } = api;
     const { key, rate_limits } = await newKey("bench sync (default quota)");
     if (rate_limits.read !== DEFAULT_READ_LIMIT)
       throw new Error(`read quota ${rate_limits.read}, not the default`);
     const v = await volumes(apiDb);
     const counter = new Counter();
-    const client = new UpstreamClient({
-      baseUrl: "http://integration-api.bench/v1",
-      apiKey: key,
-      fetch: counter.wrap(async (url, init) => app.request(url, init)),
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    const client = api.client(key, counter);
     const pauses = { n: 0 };
     const worker = new SyncWorker({
       db: dash,

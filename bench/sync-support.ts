@@ -9,7 +9,7 @@ import { createServices } from "@/integration-api/services";
 import { migrate } from "@/integration-api/store/migrate";
 import { freePort, spawnApi } from "@/integration-api/testing/api-process";
 import { type Db, openDb } from "@/lib/db/db";
-import type { FetchLike, Sleep } from "@/lib/server/upstream/client";
+import { type FetchLike, type Sleep, UpstreamClient } from "@/lib/server/upstream/client";
 
 // ── counting fetch ────────────────────────────────────────────────────────────────────────────
 
@@ -146,5 +146,14 @@ export async function inProcessApi(apiDb: Db, clock: VirtualClock) {
     if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`);
     return (await res.json()) as { key: string; rate_limits: { read: number } };
   };
-  return { app, newKey };
+  /** The worker's client on `key`, on the virtual clock, every request counted. */
+  const client = (key: string, counter: Counter) =>
+    new UpstreamClient({
+      baseUrl: "http://integration-api.bench/v1",
+      apiKey: key,
+      fetch: counter.wrap(async (url, init) => app.request(url, init)),
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+  return { app, newKey, client };
 }
