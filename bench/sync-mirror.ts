@@ -27,7 +27,8 @@ import { migrate } from "@/integration-api/store/migrate";
 import { adminToken, createFullKey } from "@/integration-api/testing/api-process";
 import { type Db, openDb } from "@/lib/db/db";
 import { openDashboardStore } from "@/lib/server/store";
-import { type CycleReport, SyncWorker } from "@/lib/server/sync/worker";
+import type { CycleReport } from "@/lib/server/sync/cycle-report";
+import { SyncWorker } from "@/lib/server/sync/worker";
 import { UpstreamClient } from "@/lib/server/upstream/client";
 import {
   Counter,

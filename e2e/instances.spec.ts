@@ -283,9 +283,10 @@ test("two instances on one PostgreSQL: one sync leader, takeover within 60 s, no
     );
     expect(proxy.salesPages()).toBeGreaterThan(5);
     expect(proxy.fetchedTwice()).toEqual([]);
-    // B resumed the walk A was in (the first mirror, day by day) at the page A never got: from the
-    // stored cursor, not from the day's start.
-    expect(proxy.salesAfterHold()[0]).toBe(proxy.heldUrl());
+    // B resumed the walk A was in (a day's walk of the first mirror, or the tail) at the page A
+    // never got: from the stored cursor, not from the start.
+    const dayWalk = (u: string) => u.includes("day_id=");
+    expect(proxy.salesAfterHold().find((u) => dayWalk(u) === dayWalk(proxy.heldUrl()))).toBe(proxy.heldUrl());
   } finally {
     for (const i of instances) killGroup(i, "SIGKILL");
     await proxy.close();

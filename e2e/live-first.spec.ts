@@ -125,9 +125,12 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
     // The Connection screen shows what happens: today from the mirror, the earlier days still filling in.
     await page.goto(`${origin}/connection`);
     await expect(page.getByTestId("mirror-state")).toBeVisible();
-    const todayRow = page.getByRole("table", { name: "Each day's mirror" }).getByRole("row").filter({
-      hasText: (overview as { day: { name: string } }).day.name,
-    });
+    const todayRow = page
+      .getByRole("table", { name: "Each day's mirror" })
+      .getByRole("row")
+      .filter({
+        hasText: (overview as { day: { name: string } }).day.name,
+      });
     await expect(todayRow).toContainText("From the mirrored records");
     await expect(page.getByRole("table", { name: "What each resource is doing" })).toContainText("sales");
     await page.screenshot({ path: ".test-results/live-first-connection.png", fullPage: true });

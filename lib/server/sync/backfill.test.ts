@@ -170,7 +170,8 @@ describe("the first mirror, today first", () => {
     const logged = h.logs.length;
     const sale = h.up.addSale();
     const kinds: string[] = [];
-    for (let i = 0; i < 3 && !(await ids(h.db, "m_sales")).includes(sale.id); i++) kinds.push(await h.worker.step());
+    for (let i = 0; i < 3 && !(await ids(h.db, "m_sales")).includes(sale.id); i++)
+      kinds.push(await h.worker.step());
     expect((await ids(h.db, "m_sales")).includes(sale.id)).toBe(true);
     expect(kinds).not.toContain("cycle");
     expect(h.logs.slice(logged).filter((l) => l.includes("pausing"))).toEqual([]);

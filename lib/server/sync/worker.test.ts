@@ -12,8 +12,9 @@ import {
   syncHarness,
 } from "@/lib/testing/sync-harness";
 import { summaryTotals } from "./checksum";
+import type { CycleReport } from "./cycle-report";
 import { syncStatus } from "./status";
-import { type CycleReport, SyncWorker } from "./worker";
+import { SyncWorker } from "./worker";
 
 const INTERVAL = 30_000;
 

@@ -26,6 +26,7 @@ import {
   type SyncLogger,
   type SyncResource,
 } from "./context";
+import { type CycleReport, emptyReport, type ResourceReport } from "./cycle-report";
 import { QuotaPacer } from "./quota";
 import { syncTail } from "./tails";
 import { syncReviewQueue, syncTickets } from "./tickets";
@@ -60,37 +61,6 @@ export interface SyncWorkerOptions {
 
 /** What one step of the worker's loop did. */
 export type StepKind = "cycle" | "tail" | "backfill" | "idle";
-
-export interface ResourceReport {
-  ok: boolean;
-  requests: number;
-  records: number;
-  error?: { status: number | null; code: string; message: string; request_id: string | null };
-}
-
-export interface CycleReport {
-  startedAt: Date;
-  finishedAt: Date;
-  /** Upstream requests made by this cycle (every attempt, retries included). */
-  requests: number;
-  resources: Partial<Record<SyncResource, ResourceReport>>;
-  /** Days whose records were re-walked because the checksum differed. */
-  rewalkedDays: string[];
-  /** Days whose mirror equals the sales summary at the end of the cycle. */
-  matchedDays: string[];
-  /** True when stop() interrupted the cycle. */
-  aborted: boolean;
-}
-
-const emptyReport = (at: Date): CycleReport => ({
-  startedAt: at,
-  finishedAt: at,
-  requests: 0,
-  resources: {},
-  rewalkedDays: [],
-  matchedDays: [],
-  aborted: false,
-});
 
 /** Share of each read window the backfill leaves to the tail polls once tails are followed. */
 const TAIL_ROOM = 0.05;
@@ -282,7 +252,10 @@ export class SyncWorker {
    * walked, a cycle is the catalog and the summaries only: the backfill has the quota to itself.
    */
   private async syncAll(report: CycleReport, startedAt: Date, drain: boolean): Promise<void> {
-    if (startedAt.getTime() - this.catalogAt >= this.catalogRefreshMs || !(await hasMirroredDays(this.db))) {
+    // While today is walked, the catalog is refreshed three times less often: its requests are
+    // taken from today's walk.
+    const catalogEvery = this.walkingToday() ? 3 * this.catalogRefreshMs : this.catalogRefreshMs;
+    if (startedAt.getTime() - this.catalogAt >= catalogEvery || !(await hasMirroredDays(this.db))) {
       const ok: boolean[] = [];
       for (const [resource, sync] of catalogSyncs)
         ok.push(await this.runResource(report, resource, (run) => sync(this.ctx, run)));
@@ -316,21 +289,29 @@ export class SyncWorker {
     await this.finish(report, "checksum", checksum);
   }
 
+  /** Whether the first mirror is still walking the current day. */
+  private walkingToday(): boolean {
+    const first = firstDayOf(this.plan);
+    return first !== null && !dayWalked(this.plan, first);
+  }
+
   /**
    * The summaries this cycle fetches, the current day first. While a backfill runs, the days other
-   * than the current one are fetched once per catalog refresh (their figures change little, and
-   * every request then goes to the backfill); afterwards every day, every cycle.
+   * than the current one are fetched when none is kept, then once per catalog refresh once today is
+   * walked (their figures change little, and every request goes to the backfill); afterwards every
+   * day, every cycle.
    */
   private async fetchDueSummaries(run: ResourceRun, at: Date) {
     const order = walkingOrder(await eventDays(this.db), this.now()).map((d) => d.id);
     const backfilling = nextPending(this.plan) !== null;
+    const refreshOthers = !this.walkingToday();
     const kept = backfilling ? await daySummaries(this.db) : new Map();
     const due = order.filter(
       (dayId, i) =>
         !backfilling ||
         i === 0 ||
         !kept.has(dayId) ||
-        at.getTime() - (this.summariesAt.get(dayId) ?? 0) >= this.catalogRefreshMs,
+        (refreshOthers && at.getTime() - (this.summariesAt.get(dayId) ?? 0) >= this.catalogRefreshMs),
     );
     const summaries = await fetchSummaries(this.ctx, run, due);
     for (const dayId of due) this.summariesAt.set(dayId, at.getTime());
