@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { devices, expect, test } from "@playwright/test";
 import { adminToken, freePort, spawnApi } from "../integration-api/testing/api-process";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
 
@@ -33,6 +33,7 @@ const euros = (cents: number) =>
 
 test("a fresh console shows today's summary within 15 s, then the mirror's equal figures", async ({
   page,
+  browser,
 }) => {
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(apiDir, { recursive: true, force: true });
@@ -114,6 +115,25 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
     console.log(`today's summary on screen ${((Date.now() - signedInAt) / 1000).toFixed(1)} s after sign-in`);
     expect(Date.now() - signedInAt).toBeLessThan(15_000);
     await page.screenshot({ path: ".test-results/live-first-summary.png", fullPage: true });
+
+    // The same, on a phone with a Spanish browser: the mark and the banner in Spanish, nothing clipped.
+    const { defaultBrowserType: _webkit, ...iPhone } = devices["iPhone 13"];
+    const phone = await browser.newContext({ ...iPhone, locale: "es-ES" });
+    const onPhone = await phone.newPage();
+    await onPhone.goto(`${origin}/login`);
+    await onPhone.getByLabel("Usuario").fill("live");
+    await onPhone.getByLabel("Contraseña").fill(PASSWORD);
+    await onPhone.getByRole("button", { name: "Entrar" }).click();
+    await onPhone.waitForURL(`${origin}/`);
+    // Today's walk needs two read windows at this quota: the summary phase lasts about a minute.
+    const mark = onPhone.getByTestId("figures-source");
+    await expect(mark).toHaveAttribute("data-source", "summary");
+    await expect(mark).toContainText("Del resumen del servidor");
+    await expect(onPhone.getByTestId("mirror-banner")).toContainText("Replicando");
+    const width = await onPhone.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await onPhone.screenshot({ path: ".test-results/live-first-phone-es.png", fullPage: true });
+    await phone.close();
 
     // Later: today's records are mirrored; the banner for today is gone and the figures are the mirror's.
     await expect(source).toHaveAttribute("data-source", "mirror", { timeout: 300_000 });
