@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
+import type { TestApi } from "@/integration-api/testing/test-api";
 import type { SalesSummary } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
-import { UpstreamClient } from "@/lib/server/upstream/client";
+import type { UpstreamClient } from "@/lib/server/upstream/client";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
+import { realApiWithClient } from "@/lib/testing/real-api-sync";
 import { mirrorDayTotals } from "../store/mirror";
 import { summaryTotals } from "./checksum";
 import { syncStatus } from "./status";
@@ -19,20 +20,8 @@ let client: UpstreamClient;
 const warnings: unknown[] = [];
 
 beforeAll(async () => {
-  api = await createTestApi({ scale: 0.05 });
-  key = (
-    await api.createKey({
-      name: "dashboard sync",
-      scopes: ["event.read", "tickets.read", "cashless.read", "checkins.read", "reports.read"],
-      rate_limits: { read: 100_000 },
-    })
-  ).key;
+  ({ api, key, client } = await realApiWithClient());
   db = await openTestDashboardStore();
-  client = new UpstreamClient({
-    baseUrl: "http://integration-api.test/v1",
-    apiKey: key,
-    fetch: async (url, init) => api.app.request(url, init),
-  });
   worker = new SyncWorker({
     db,
     client,
