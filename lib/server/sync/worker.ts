@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { Db } from "@/lib/db/db";
 import { type BackfillRow, daySummaries } from "@/lib/server/store/backfill";
 import { eventDays } from "@/lib/server/store/event-settings";
-import { hasMirroredDays } from "@/lib/server/store/mirror";
+import { hasMirroredDays, type TailResource } from "@/lib/server/store/mirror";
 import { saveHeartbeat, saveResourceOutcome } from "@/lib/server/store/sync-state";
 import { defaultSleep, type Sleep, type UpstreamClient } from "@/lib/server/upstream/client";
 import {
@@ -187,7 +187,7 @@ export class SyncWorker {
         return "cycle";
       }
     }
-    const tailing = this.tailIntervalMs > 0 && tailResources.some((r) => tailReady(this.plan, r));
+    const tailing = this.tailIntervalMs > 0 && tailResources.some((r) => this.follows(r));
     if (tailing && now >= this.nextTailAt) {
       this.nextTailAt = now + this.tailIntervalMs;
       if (this.quota.hasRoom(1)) {
@@ -273,7 +273,7 @@ export class SyncWorker {
       await this.runResource(report, "review_wristbands", (run) => syncReviewQueue(this.ctx, run));
     }
     for (const tail of tailResources) {
-      if (!tailReady(this.plan, tail)) continue;
+      if (!this.follows(tail)) continue;
       await this.runResource(report, tail, async (run) => {
         run.lagSeconds = await syncTail(this.ctx, tail, run);
       });
@@ -282,11 +282,19 @@ export class SyncWorker {
       // A day still being walked differs from its summary by design: it is compared once walked.
       for (const dayId of [...summaries.keys()]) if (!dayWalked(this.plan, dayId)) summaries.delete(dayId);
       await this.guard(checksum, () =>
-        this.checksum.reconcile(this.ctx, checksum, summaries, report, (r) => tailReady(this.plan, r)),
+        this.checksum.reconcile(this.ctx, checksum, summaries, report, (r) => this.follows(r)),
       );
     }
     await this.guard(checksum, () => this.checksum.handleResyncRequests(this.ctx, checksum, report));
     await this.finish(report, "checksum", checksum);
+  }
+
+  /**
+   * Whether a tail is followed: once the first mirror has walked the whole current day (its walk
+   * reaches today's newest records by itself, and every request goes to it until then).
+   */
+  private follows(resource: TailResource): boolean {
+    return !this.walkingToday() && tailReady(this.plan, resource);
   }
 
   /** Whether the first mirror is still walking the current day. */
@@ -349,7 +357,7 @@ export class SyncWorker {
     const report = emptyReport(this.now());
     const tails = this.tailPolls++ % 3 === 0 ? tailResources : (["sales"] as const);
     for (const tail of tails) {
-      if (!tailReady(this.plan, tail) || !this.quota.hasRoom(1)) continue;
+      if (!this.follows(tail) || !this.quota.hasRoom(1)) continue;
       await this.runResource(report, tail, async (run) => {
         run.lagSeconds = await syncTail(this.ctx, tail, run);
       });
