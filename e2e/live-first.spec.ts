@@ -28,6 +28,18 @@ interface SummaryTotals {
   generated_at: string;
 }
 
+/**
+ * A time zone in which it is now 03:xx: today then holds most of a festival day (its days run 12:00 to
+ * 06:00 local), so today's walk outlasts a read window whatever the hour the test runs at. In
+ * Europe/Madrid at noon, today would hold a few dozen sales, mirrored before the first screen.
+ */
+function zoneAtThreeAm(now = new Date()): string {
+  let offset = (3 - now.getUTCHours() + 24) % 24;
+  if (offset > 14) offset -= 24;
+  // The Etc/GMT zones count the other way: Etc/GMT-5 is UTC+5.
+  return offset === 0 ? "Etc/GMT" : `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset)}`;
+}
+
 const euros = (cents: number) =>
   new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR" }).format(cents / 100);
 
@@ -43,6 +55,7 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
       API_DATA_DIR: apiDir,
       API_SEED: "demo",
       API_SEED_SCALE: "0.2",
+      API_SEED_TIME_ZONE: zoneAtThreeAm(),
       API_SIMULATOR: "off",
       API_ENVIRONMENT: "test",
     },

@@ -10,6 +10,7 @@ describe("service configuration", () => {
       API_ENVIRONMENT: "test",
       API_SEED: "demo",
       API_SEED_SCALE: 1,
+      API_SEED_TIME_ZONE: "Europe/Madrid",
       API_SIMULATOR: "on",
       API_TRUST_PROXY: 0,
     });
@@ -24,6 +25,7 @@ describe("service configuration", () => {
     ["API_ENVIRONMENT", "prod"],
     ["API_SEED", "yes"],
     ["API_SEED_SCALE", "-1"],
+    ["API_SEED_TIME_ZONE", "Mars/Olympus"],
     ["API_SIMULATOR", "true"],
     ["API_TRUST_PROXY", "many"],
     ["API_DATABASE_URL", "mysql://x"],

@@ -1,4 +1,6 @@
+import { IANAZone } from "luxon";
 import { z } from "zod";
+import { DEMO_EVENT } from "./seed/demo-catalog";
 
 /** Thrown when an environment variable is invalid; the message names the variable. */
 export class ConfigError extends Error {}
@@ -18,6 +20,11 @@ const apiConfigSchema = z.object({
   API_ENVIRONMENT: z.enum(["test", "live"]).default("test"),
   API_SEED: z.enum(["demo", "none"]).default("demo"),
   API_SEED_SCALE: z.coerce.number().positive().max(100).default(1),
+  // The demo festival's time zone: the hour of its day that "now" falls on follows from it.
+  API_SEED_TIME_ZONE: z
+    .string()
+    .refine((zone) => IANAZone.isValidZone(zone), "must be an IANA time zone such as Europe/Madrid")
+    .default(DEMO_EVENT.timeZone),
   API_SEED_RANDOM: z.coerce
     .number()
     .int()

@@ -48,7 +48,11 @@ export async function prepareStore(config: ApiConfig, log = console.log): Promis
   const [{ count }] = await db.query<{ count: number }>("select count(*)::int as count from event");
   if (count === 0 && config.API_SEED === "demo") {
     const started = Date.now();
-    const summary = await seedDemo(db, { scale: config.API_SEED_SCALE, random: config.API_SEED_RANDOM });
+    const summary = await seedDemo(db, {
+      scale: config.API_SEED_SCALE,
+      random: config.API_SEED_RANDOM,
+      timeZone: config.API_SEED_TIME_ZONE,
+    });
     log(
       `[integration-api] seeded the demo event in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`,
     );

@@ -14,6 +14,8 @@ export interface SeedOptions {
   random: number;
   /** The moment the demo is built around (default: the current time). Nothing happens after it. */
   now?: Date;
+  /** The festival's time zone (default Europe/Madrid). */
+  timeZone?: string;
 }
 
 export interface SeedSummary {

@@ -693,3 +693,25 @@ describe("buildDemo at scale 1", () => {
     for (const r of data.tickets) expect(Math.max(r.createdAt, r.updatedAt)).toBeLessThanOrEqual(t);
   });
 });
+
+describe("buildDemo in another time zone", () => {
+  it("runs its days 12:00–06:00 in that zone, so the same instant falls on another hour of today", () => {
+    const now = new Date("2025-11-20T07:00:00.000Z"); // 08:00 in Madrid (before today opens), 03:00 at UTC−4
+    const madrid = buildDemo({ scale: 0.02, random: 1, now });
+    const west = buildDemo({ scale: 0.02, random: 1, now, timeZone: "Etc/GMT+4" });
+    expect(west.eventRow.time_zone).toBe("Etc/GMT+4");
+    // Today at UTC−4 is the 19th, opened at 12:00 local (16:00 UTC) and 15 hours old at `now`.
+    expect(west.days[2].date).toBe("2025-11-19");
+    expect(new Date(west.days[2].start).toISOString()).toBe("2025-11-19T16:00:00.000Z");
+    expect(new Date(west.days[2].end).toISOString()).toBe("2025-11-20T10:00:00.000Z");
+    const salesOn = (data: typeof west, day: number) => {
+      let n = 0;
+      const { start, end } = data.days[day];
+      for (let i = 0; i < data.sales.n; i++)
+        if (data.sales.occurred[i] >= start && data.sales.occurred[i] < end) n++;
+      return n;
+    };
+    expect(salesOn(madrid, 2)).toBe(0);
+    expect(salesOn(west, 2)).toBeGreaterThan(salesOn(west, 1) * 0.7);
+  });
+});

@@ -60,7 +60,7 @@ export function buildDemo(options: SeedOptions): DemoData {
     scans: rng.fork(),
   };
 
-  const event = seedEvent(now, gen);
+  const event = seedEvent(now, gen, options.timeZone);
   const { days } = event;
   const ctx: SeedContext = {
     scale,

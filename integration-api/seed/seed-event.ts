@@ -54,8 +54,8 @@ export function demoDays(now: Date, timeZone: string = DEMO_EVENT.timeZone): Dem
 export function seedEvent(
   now: number,
   ids: Record<"event" | "days" | "zones" | "ticketTypes" | "bonusRules", IdGenerator>,
+  timeZone: string = DEMO_EVENT.timeZone,
 ): DemoEvent {
-  const timeZone = DEMO_EVENT.timeZone;
   const demo = demoDays(new Date(now), timeZone);
   const firstStart = demo[0].startsAt.getTime();
   const lastEnd = demo[demo.length - 1].endsAt.getTime();
