@@ -48,6 +48,10 @@ export default defineConfig({
       API_SEED_SCALE: "0.2",
       API_SIMULATOR_RATE: "4",
       SYNC_INTERVAL_S: "10",
+      // What needs attention, shortened so that e2e/attention.spec.ts sees it within minutes.
+      ATTENTION_QUIET_S: "20",
+      ATTENTION_LATE_S: "20",
+      ATTENTION_ALERT_S: "30",
     },
   },
 });

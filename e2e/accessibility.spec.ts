@@ -100,6 +100,14 @@ const ready: Record<(typeof screens)[number]["href"], (page: Page) => Promise<vo
   "/users": async (page) => {
     await expect(page.getByRole("table", { name: "Accounts" }).getByRole("row").nth(1)).toBeVisible();
   },
+  "/terminals": async (page) => {
+    // The states come once the worker has mirrored records (after a cycle or, during the first
+    // mirror, a backfill page); the screen asks again every 30 s.
+    await expect(page.getByTestId("terminal-counts")).toBeVisible({ timeout: 60_000 });
+  },
+  "/alerts": async (page) => {
+    await expect(page.getByRole("heading", { name: /^Open \(\d+\)$/ })).toBeVisible();
+  },
   "/audit": async (page) => {
     await expect(page.getByRole("columnheader", { name: "Idempotency-Key" })).toBeVisible();
   },
@@ -233,6 +241,17 @@ for (const role of roles as readonly Role[]) {
       });
       await expectNoViolations(page, `${path} as ${role}`);
     });
+
+    if (can(role, "terminals.view")) {
+      test("a terminal with its records", async ({ page }) => {
+        await signIn(page, role);
+        await open(page, "/terminals/bar-01", async (p) => {
+          await expect(p.getByTestId("terminal-state")).toBeVisible({ timeout: 60_000 });
+          await expect(firstRow(p, "Latest records")).toBeVisible();
+        });
+        await expectNoViolations(page, `/terminals/bar-01 as ${role}`);
+      });
+    }
 
     if (can(role, "topups.create")) {
       test("the top-up desk with a wristband loaded and a top-up to confirm", async ({ page }) => {

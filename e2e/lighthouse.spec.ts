@@ -152,3 +152,19 @@ test("Lighthouse on the staff search page, mobile preset: performance >= 90, acc
   expect(s.accessibility).toBe(1);
   expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
 });
+
+// What needs attention (issue 13): the terminals and the alerts, as a manager sees them.
+for (const [name, path] of [
+  ["terminals", "/terminals"],
+  ["alerts", "/alerts"],
+] as const) {
+  test(`Lighthouse on ${path}, signed in: performance >= 90, accessibility 100`, async ({ request }) => {
+    const res = await request.post("/api/auth/login", { data: LOGINS.manager, headers: SAME_ORIGIN });
+    expect(res.ok()).toBe(true);
+    const session = (await request.storageState()).cookies.find((c) => c.name === "eoc_session");
+    expect(session).toBeDefined();
+    const s = await measure(name, path, `${session!.name}=${session!.value}`);
+    expect(s.accessibility).toBe(1);
+    expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
+  });
+}

@@ -10,6 +10,8 @@ import { registerReadHandlers } from "./routes/read-handlers";
 import { renderReference } from "./routes/reference-page";
 import { registerWriteHandlers } from "./routes/write-handlers";
 import { registerLateSaleRoute } from "./simulator/late-sale";
+import { registerSandboxControls } from "./simulator/sandbox-controls";
+import type { TerminalSimulator } from "./simulator/terminal-simulator";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -17,8 +19,11 @@ export const API_VERSION = "1.0.0";
 
 export interface AppOptions {
   log?: ErrorLogger;
-  /** Sandbox: the simulator runs, and its admin route `POST /admin/simulator/late-sale` exists. */
-  simulator?: boolean;
+  /**
+   * Sandbox: the simulator that runs; its admin routes (`POST /admin/simulator/late-sale`, the
+   * terminal controls and the refund spike) exist.
+   */
+  simulator?: TerminalSimulator;
 }
 
 const defaultLog: ErrorLogger = (err, requestId) => {
@@ -77,7 +82,10 @@ export function createApp(services: Services, options: AppOptions = {}) {
 
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerAdminHandlers(admin);
-  if (options.simulator) registerLateSaleRoute(admin);
+  if (options.simulator) {
+    registerLateSaleRoute(admin);
+    registerSandboxControls(admin, options.simulator);
+  }
 
   app.route("/v1", v1);
   app.route("/admin", admin);

@@ -96,7 +96,7 @@ export async function startServer(config: ApiConfig, log = console.log): Promise
         })
       : null;
   simulator?.start();
-  const app = createApp(services, { simulator: simulator !== null });
+  const app = createApp(services, { simulator: simulator ?? undefined });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config.API_HOST }, () => resolve(s));
   });

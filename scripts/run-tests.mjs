@@ -29,6 +29,7 @@ const POSTGRES_SUITES = [
   "lib/server/auth",
   "lib/server/http",
   "lib/server/users",
+  "lib/server/attention",
 ];
 const postgresUp = await new Promise((resolve) => {
   const { hostname, port } = new URL(POSTGRES_URL);

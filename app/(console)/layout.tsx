@@ -1,8 +1,10 @@
 import { type ReactNode, Suspense } from "react";
+import { AlertBell } from "@/components/alert-bell";
 import { DeniedNotice } from "@/components/denied-notice";
 import { Nav } from "@/components/nav";
 import { SearchBox } from "@/components/staff/search-box";
 import { signedInUser } from "@/lib/server/http/page-guard";
+import { can } from "@/lib/shared/permissions";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +14,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     <div className="flex min-h-screen flex-col md:flex-row">
       <Nav role={user.role} username={user.username} />
       <div className="flex min-w-0 flex-1 flex-col">
-        <SearchBox />
+        {/* The banner: the search first on every screen, the alerts bell at its end. */}
+        <header>
+          <SearchBox aside={can(user.role, "alerts.view") ? <AlertBell /> : undefined} />
+        </header>
         <main className="flex-1">
           <Suspense fallback={null}>
             <DeniedNotice />

@@ -1,4 +1,5 @@
 import { apiRead } from "./api-read";
+import { attention } from "./attention";
 import { dashboardRead } from "./dashboard-read";
 import { liveFirst } from "./live-first";
 import { nameSearch } from "./name-search";
@@ -16,4 +17,5 @@ export const benches: BenchDef[] = [
   pageLoad,
   nameSearch,
   liveFirst,
+  attention,
 ];

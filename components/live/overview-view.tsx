@@ -14,6 +14,7 @@ import { HourlySalesTable, LateByTerminalTable } from "../ui/breakdown-tables";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
 import { RecordsNote } from "../ui/mirror-status";
+import { ForecastPanel } from "./forecast-panel";
 
 export function OverviewView() {
   const t = useTranslations("overview");
@@ -34,6 +35,7 @@ export function OverviewView() {
     label: labels[i],
     today: h.total,
     previous: h.previous_total === null ? null : h.previous_total,
+    forecast: h.forecast_total,
   }));
   const perDay = data.by_day.map((d) => ({
     label: d.name,
@@ -78,6 +80,8 @@ export function OverviewView() {
         />
       </dl>
 
+      {data.forecast && <ForecastPanel forecast={data.forecast} money={money} />}
+
       <Panel id="hourly-heading" title={t("hourlyTitle", { timeZone })}>
         <RecordsNote ctx={data} dayId={data.day.id} />
         {data.totals.count === 0 && <Empty>{t("noSales")}</Empty>}
@@ -91,6 +95,17 @@ export function OverviewView() {
             { key: "today", name: data.day.name, color: chartColors.current },
             ...(data.previous_day
               ? [{ key: "previous", name: data.previous_day.name, color: chartColors.previous, line: true }]
+              : []),
+            ...(data.forecast?.projected_total != null
+              ? [
+                  {
+                    key: "forecast",
+                    name: t("forecastLine"),
+                    color: chartColors.forecast,
+                    line: true,
+                    dashed: true,
+                  },
+                ]
               : []),
           ]}
         />

@@ -14,6 +14,7 @@ import { DayReportHeader } from "../ui/day-report-header";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useDayWithPager, useLiveReport } from "../ui/live-report";
 import { RecordsNote } from "../ui/mirror-status";
+import { TopupInsightsPanels } from "./topup-insights-panel";
 
 type Direction = "topup" | "withdraw" | null;
 
@@ -136,6 +137,8 @@ export function TopupsView() {
           />
         </Panel>
       </div>
+
+      {data.insights && <TopupInsightsPanels insights={data.insights} money={money} />}
 
       <Panel id="topups-latest" title={t("latest")}>
         <RecordsNote ctx={data} dayId={data.day.id} />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { CountAndTotalTable, FlowsTable, LateByTerminalTable } from "@/components/ui/breakdown-tables";
@@ -22,6 +23,7 @@ import {
   NightReport,
   ResyncAnswer,
 } from "@/lib/shared/api/reconciliation";
+import { AdjustmentsPanel, CompletenessPanel } from "./completeness-panel";
 import { driftLabel } from "./drift-label";
 import { SignoffHistory, SignoffPanel } from "./signoff-panel";
 
@@ -35,7 +37,8 @@ export function NightView({ canSign }: { canSign: boolean }) {
   const t = useTranslations("night");
   const value = useValueText();
   const locale = useIntlLocale();
-  const [dayId, setDayId] = useState<string | null>(null);
+  // A link may name the night (an alert's "see what explains it"): ?day_id=
+  const [dayId, setDayId] = useState<string | null>(useSearchParams().get("day_id"));
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: [REPORT_PATH] });
   const query = useLiveReport(REPORT_PATH, NightReport, { day_id: dayId });
@@ -154,6 +157,18 @@ export function NightView({ canSign }: { canSign: boolean }) {
           <p data-testid="late-summary">{t("noLate")}</p>
         )}
       </Panel>
+
+      {data.completeness && (
+        <CompletenessPanel
+          dayId={day.id}
+          completeness={data.completeness}
+          canWaive={canSign}
+          at={dateTime}
+          onWaived={refresh}
+        />
+      )}
+
+      {data.adjustments && <AdjustmentsPanel adjustments={data.adjustments} money={money} at={dateTime} />}
 
       <SignoffPanel
         key={`${day.id}-${data.signoffs[0]?.id ?? "none"}`}

@@ -105,6 +105,11 @@ export function SignoffPanel({
             ],
           }))}
         />
+        {report.completeness?.provisional && (
+          <p className="mt-3 text-sm text-amber-900" data-testid="signoff-provisional">
+            {t("provisionalNote")}
+          </p>
+        )}
         {canSign && (
           <div className="no-print mt-3 flex flex-wrap items-end gap-3">
             <label className="flex grow flex-col text-sm">
@@ -172,11 +177,13 @@ export function SignoffHistory({
             s.snapshot.figures.sales.count,
             money(s.snapshot.figures.sales.total),
             money(s.counted.reduce((n, l) => n + l.variance, 0)),
-            s.snapshot.checksum.matched === null
-              ? t("notChecked")
-              : s.snapshot.checksum.matched
-                ? t("matched")
-                : t("differed"),
+            `${
+              s.snapshot.checksum.matched === null
+                ? t("notChecked")
+                : s.snapshot.checksum.matched
+                  ? t("matched")
+                  : t("differed")
+            }${s.snapshot.completeness?.provisional ? ` · ${t("wasProvisional")}` : ""}`,
             <SafeText key="comment" text={s.comment} />,
           ],
         }))}

@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { inputClass, primaryButtonClass } from "@/components/ui/class-names";
 import { useErrorText } from "@/components/ui/error-text";
 import { ErrorBox } from "@/components/ui/states";
@@ -14,9 +14,10 @@ import { fetchSearch, pageOf, searchKey } from "./search-query";
 /**
  * The header's one search box, first on every screen: a ticket code, a wristband's NFC / UHF code
  * or an attendee's name, typed or scanned with the camera. A code opens its page; a name lists
- * the tickets found (/search?q=, the answer handed over through the query cache).
+ * the tickets found (/search?q=, the answer handed over through the query cache). `aside` sits at
+ * the end of its row (the alerts bell).
  */
-export function SearchBox() {
+export function SearchBox({ aside }: { aside?: ReactNode }) {
   const t = useTranslations("search");
   const errorText = useErrorText();
   const router = useRouter();
@@ -45,35 +46,38 @@ export function SearchBox() {
   }
   return (
     <div className="border-b border-slate-200 bg-white px-3 py-2 md:px-6">
-      <search>
-        <form onSubmit={submit} className="flex flex-wrap items-center gap-2">
-          <label htmlFor="header-search" className="w-full text-sm font-medium md:w-auto">
-            {t("label")}
-          </label>
-          <input
-            id="header-search"
-            type="search"
-            enterKeyHint="search"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder={t("placeholder")}
-            className={`${inputClass} min-w-0 flex-1 md:w-72 md:flex-none`}
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-          />
-          <button type="submit" disabled={busy} className={primaryButtonClass}>
-            {busy ? t("searching") : t("submit")}
-          </button>
-          <ScanButton
-            title={t("scanTitle")}
-            onCode={(code) => {
-              setText(code);
-              void run(code);
-            }}
-          />
-        </form>
-      </search>
+      <div className="flex items-start gap-2">
+        <search className="min-w-0 flex-1">
+          <form onSubmit={submit} className="flex flex-wrap items-center gap-2">
+            <label htmlFor="header-search" className="w-full text-sm font-medium md:w-auto">
+              {t("label")}
+            </label>
+            <input
+              id="header-search"
+              type="search"
+              enterKeyHint="search"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder={t("placeholder")}
+              className={`${inputClass} min-w-0 flex-1 md:w-72 md:flex-none`}
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+            />
+            <button type="submit" disabled={busy} className={primaryButtonClass}>
+              {busy ? t("searching") : t("submit")}
+            </button>
+            <ScanButton
+              title={t("scanTitle")}
+              onCode={(code) => {
+                setText(code);
+                void run(code);
+              }}
+            />
+          </form>
+        </search>
+        {aside}
+      </div>
       {error != null && (
         <div className="mt-2">
           {isConsoleError(error) && error.code === "nothing_found" ? (

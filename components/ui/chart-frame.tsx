@@ -18,6 +18,7 @@ import { hourLabels } from "@/lib/shared/format/time";
 export const chartColors = {
   current: "#1d4ed8",
   previous: "#64748b",
+  forecast: "#7c3aed",
   topups: "#15803d",
   withdrawals: "#b91c1c",
   allowed: "#15803d",
@@ -74,6 +75,8 @@ export interface Series {
   name: string;
   color: string;
   line?: boolean;
+  /** A line drawn dashed (a projection rather than a measure). */
+  dashed?: boolean;
   stack?: string;
 }
 
@@ -121,6 +124,7 @@ export function SeriesChart({
               strokeWidth={2}
               dot={false}
               type="monotone"
+              {...(s.dashed ? { strokeDasharray: "6 4", connectNulls: false } : {})}
             />
           ) : (
             <Bar

@@ -136,6 +136,51 @@ export class TerminalSimulator {
     await this.running;
   }
 
+  /** The simulated terminals' device ids. */
+  get deviceIds(): string[] {
+    return [...this.terminals.keys()];
+  }
+
+  /**
+   * Sandbox control: the terminal loses its connection for `minutes` (default a day) and keeps
+   * working into its buffer. Answers false for an unknown device.
+   */
+  takeOffline(deviceId: string, minutes = 24 * 60): boolean {
+    const terminal = this.terminals.get(deviceId);
+    if (!terminal) return false;
+    terminal.offlineUntil = new Date(this.clock().getTime() + minutes * 60_000);
+    this.options.log?.(`simulator: ${deviceId} taken offline for ${minutes} min`);
+    return true;
+  }
+
+  /**
+   * Sandbox control: the terminal's connection is back; its buffer is sent now, in one burst, after
+   * the event in progress. Answers how many records it sent (null: unknown device).
+   */
+  async bringBack(deviceId: string): Promise<number | null> {
+    const terminal = this.terminals.get(deviceId);
+    if (!terminal) return null;
+    const buffered = terminal.buffer.length;
+    const run = this.running.then(async () => {
+      terminal.offlineUntil = new Date(0);
+      await this.syncReturningTerminals(this.clock());
+    });
+    this.running = run.catch(() => undefined);
+    await run;
+    return buffered;
+  }
+
+  /** Sandbox control: `count` withdrawals at a refund desk now, one after the other (a refund spike). */
+  async refundSpike(deviceId: string, count: number): Promise<number> {
+    let done = 0;
+    for (let i = 0; i < count; i++) {
+      const before = this.stats.withdrawals;
+      await this.withdraw(this.clock(), deviceId);
+      done += this.stats.withdrawals - before;
+    }
+    return done;
+  }
+
   /** One terminal event. */
   async step(): Promise<void> {
     const now = this.clock();
@@ -302,7 +347,7 @@ export class TerminalSimulator {
     this.stats.topups++;
   }
 
-  private async withdraw(now: Date) {
+  private async withdraw(now: Date, desk?: string) {
     const [wristband] = await this.services.db.query<{ nfc: string; balance: number }>(
       "select nfc, balance from wristbands where status = 'active' and balance > 0 order by random() limit 1",
     );
@@ -318,7 +363,8 @@ export class TerminalSimulator {
           direction: "withdraw",
           payment_method: this.rng.chance(0.6) ? "cash" : "card",
         },
-        { occurredAt: now, createdAt: now, deviceId: this.rng.pick(DEMO_REFUND_DEVICES) },
+        // Picked here, after the amount: the seeded sequence of events stays what it was.
+        { occurredAt: now, createdAt: now, deviceId: desk ?? this.rng.pick(DEMO_REFUND_DEVICES) },
       ),
     );
     this.stats.withdrawals++;

@@ -3,6 +3,7 @@ import { openTestDb, testDatabaseUrls } from "../../lib/testing/test-db";
 import { createApp } from "../app";
 import { seedDemo } from "../seed/demo-seed";
 import { createServices } from "../services";
+import { TerminalSimulator } from "../simulator/terminal-simulator";
 import type { Db } from "../store/db";
 import { migrate } from "../store/migrate";
 
@@ -23,7 +24,7 @@ export interface TestApiOptions {
   now?: Date;
   /** Reverse proxies trusted for X-Forwarded-For (IP allow-list tests). */
   trustProxyHops?: number;
-  /** Register the sandbox's simulator admin routes (as API_SIMULATOR=on does). */
+  /** A simulator (not started) and its sandbox admin routes, as API_SIMULATOR=on has. */
   simulator?: boolean;
   /** Clock of the rate limiter, in ms (default Date.now). */
   clock?: () => number;
@@ -49,7 +50,10 @@ export async function createTestApi(options: TestApiOptions = {}) {
     clock: options.clock,
   });
   const errors: unknown[] = [];
-  const app = createApp(services, { log: (err) => errors.push(err), simulator: options.simulator });
+  const simulator = options.simulator
+    ? new TerminalSimulator(services, { rate: 1, seed: 5, offlineChance: 0 })
+    : undefined;
+  const app = createApp(services, { log: (err) => errors.push(err), simulator });
 
   async function request<T = unknown>(path: string, init: RequestInit = {}): Promise<TestResponse<T>> {
     const response = await app.request(path, init);
@@ -96,7 +100,7 @@ export async function createTestApi(options: TestApiOptions = {}) {
     }
   }
 
-  return { db, services, app, request, get, createKey, walk, errors, close: () => db.close() };
+  return { db, services, app, simulator, request, get, createKey, walk, errors, close: () => db.close() };
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

@@ -28,6 +28,8 @@ export const errorCatalog = {
   invalid_admin_token: { status: 401, type: "authentication_error" },
   key_not_found: { status: 404, type: "not_found_error" },
   key_revoked: { status: 409, type: "conflict_error" },
+  // Sandbox controls of the simulator (outside /v1).
+  terminal_not_found: { status: 404, type: "not_found_error" },
 
   invalid_json: { status: 400, type: "invalid_request_error" },
   invalid_parameter: { status: 400, type: "invalid_request_error" },

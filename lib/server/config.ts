@@ -30,6 +30,12 @@ const schema = z.object({
     .pipe(z.number().int().min(0).max(10))
     .default(0),
   LOOKUP_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
+  // What needs attention: a terminal is quiet after this long without a record (at least), a record
+  // is late when it reaches the upstream this long after it happened, and a terminal quiet or late
+  // this long opens an alert. The defaults are the operating rules; demos and tests shorten them.
+  ATTENTION_QUIET_S: z.coerce.number().int().min(5).max(86_400).default(600),
+  ATTENTION_LATE_S: z.coerce.number().int().min(5).max(86_400).default(600),
+  ATTENTION_ALERT_S: z.coerce.number().int().min(5).max(86_400).default(900),
 });
 
 export type DashboardConfig = z.infer<typeof schema> & { CASHLESS_API_KEY: string; SESSION_SECRET: string };

@@ -1,4 +1,5 @@
 import "server-only";
+import { attentionAfterCycle } from "./attention/evaluate";
 import { DashboardConfigError } from "./config";
 import { getDashboard } from "./dashboard";
 import { stampPeerAddresses } from "./http/client-address";
@@ -24,6 +25,7 @@ export async function startDashboard(): Promise<void> {
       intervalMs: config.SYNC_INTERVAL_S * 1000,
       tailIntervalMs: config.SYNC_TAIL_S * 1000,
       log: console,
+      afterCycle: await attentionAfterCycle(db, config),
     });
     holder.__syncRunner = runSyncWhenLeader({ db, databaseUrl: config.DATABASE_URL, worker, log: console });
   } catch (err) {

@@ -1,3 +1,5 @@
+import type { AlertKind } from "./api/attention";
+
 /**
  * The one permission table: pages (navigation, buttons) and route handlers read it, so a role
  * can never do on the server what its screens do not offer, nor the reverse.
@@ -24,6 +26,10 @@ export const permissions = {
   "audit.view": ["manager"],
   "users.manage": ["manager"],
   "connection.view": ["manager", "supervisor", "staff"],
+  "terminals.view": ["manager", "supervisor"],
+  "terminals.manage": ["manager"],
+  "alerts.view": ["manager", "supervisor", "staff"],
+  "alerts.acknowledge": ["manager", "supervisor"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;
@@ -50,6 +56,8 @@ export const screens = [
     permission: "reconciliation.view",
   },
   { href: "/scans", key: "scans", label: "Door scans", permission: "scans.view" },
+  { href: "/terminals", key: "terminals", label: "Terminals", permission: "terminals.view" },
+  { href: "/alerts", key: "alerts", label: "Alerts", permission: "alerts.view" },
   { href: "/audit", key: "audit", label: "Audit log", permission: "audit.view" },
   { href: "/users", key: "users", label: "Users", permission: "users.manage" },
   { href: "/connection", key: "connection", label: "Connection", permission: "connection.view" },
@@ -61,4 +69,27 @@ export const screens = [
  */
 export function homeFor(role: Role): string {
   return screens.find((s) => can(role, s.permission))?.href ?? "/connection";
+}
+
+/**
+ * Which roles see which alerts: each role the kinds that concern it. Staff at the gate see only
+ * what stops their tools (the sync); terminals, money and nights concern managers and supervisors.
+ */
+export const alertKindRoles = {
+  terminal_quiet: ["manager", "supervisor"],
+  terminal_late: ["manager", "supervisor"],
+  signed_night_moved: ["manager", "supervisor"],
+  night_mismatch: ["manager", "supervisor"],
+  sync_stalled: ["manager", "supervisor", "staff"],
+  sync_failing: ["manager", "supervisor"],
+  sync_quota: ["manager"],
+  refund_spike: ["manager", "supervisor"],
+  negative_balance: ["manager", "supervisor"],
+  review_waiting: ["manager", "supervisor"],
+} as const satisfies Record<AlertKind, readonly Role[]>;
+
+export function alertKindsFor(role: Role): AlertKind[] {
+  return (Object.keys(alertKindRoles) as AlertKind[]).filter((k) =>
+    (alertKindRoles[k] as readonly Role[]).includes(role),
+  );
 }

@@ -3,6 +3,7 @@ import type { Queryable } from "@/lib/db/db";
 import type {
   FlowTotals,
   LiveContext,
+  LiveDay,
   OverviewReport,
   SalesDayReport,
   ScansDayReport,
@@ -14,7 +15,9 @@ import * as records from "../store/live-records";
 import { eventContext, pickDay } from "../sync/freshness";
 import { daySource, summariesBySource } from "../sync/progress";
 import { decodeCursor, toPage } from "./cursor";
+import { type DaySeries, forecastOf, seriesOf } from "./forecast";
 import { countAmount, fillHours, sumTotals } from "./hours";
+import { topupInsights } from "./topup-insights";
 
 /**
  * The live screens' reports. Totals, hours and breakdowns come from the aggregate tables the
@@ -69,6 +72,32 @@ async function overviewByDay(db: Queryable, ctx: LiveContext): Promise<OverviewR
   });
 }
 
+/**
+ * Tonight's forecast from the earlier nights whose records are all mirrored. Today's hours come
+ * from the mirror; while today is still mirrored, its total so far is the summary's (`soFar`),
+ * spread as the mirrored hours are.
+ */
+async function dayForecast(
+  db: Queryable,
+  ctx: LiveContext,
+  day: LiveDay,
+  index: number,
+  hours: aggregates.SalesHourRow[],
+  soFar: number,
+  now: Date,
+) {
+  const walked = (id: string) => ctx.mirror.days.find((d) => d.day_id === id)?.walked ?? true;
+  const earlier = ctx.days.slice(0, Math.max(0, index)).filter((d) => Date.parse(d.ends_at) <= now.getTime());
+  const history: DaySeries[] = [];
+  for (const d of earlier.filter((x) => walked(x.id)))
+    history.push(seriesOf(d, await aggregates.salesHours(db, d.id)));
+  const today = seriesOf(day, hours);
+  const mirrored = today.hours.reduce((n, x) => n + x, 0);
+  if (mirrored === 0 && soFar > 0) today.hours[0] = soFar;
+  else if (mirrored > 0 && soFar !== mirrored) today.hours = today.hours.map((x) => (x * soFar) / mirrored);
+  return forecastOf(today, history, now, index === 0);
+}
+
 export async function overviewReport(db: Queryable, now = new Date()): Promise<OverviewReport> {
   const ctx = await eventContext(db, now);
   const tz = tzOf(ctx);
@@ -86,6 +115,7 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
       totals: { ...zeroSales, average_basket: 0 },
       flows: { topups: empty, withdrawals: empty, bonus: empty },
       hours: [],
+      forecast: null,
       by_day,
       late: { count: 0, total: 0, devices: [] },
     };
@@ -101,6 +131,11 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
     ? fillHours(previous, tz, await aggregates.salesHours(db, previous.id), zeroSales)
     : [];
   const late = await aggregates.lateSalesByDevice(db, day.id);
+  const { forecast, hourly } = await dayForecast(db, ctx, day, index, hours, totals.total, now);
+  const hourlyAt = (hour: string) => {
+    const i = Math.floor((Date.parse(hour) - Date.parse(day.starts_at)) / 3_600_000);
+    return hourly[i] ?? null;
+  };
   return {
     ...ctx,
     day,
@@ -113,7 +148,9 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
       total: h.total,
       count: h.count,
       previous_total: previousWalked ? (previousFilled[i]?.total ?? null) : null,
+      forecast_total: hourlyAt(h.hour),
     })),
+    forecast,
     by_day,
     late: {
       count: late.reduce((n, r) => n + r.count, 0),
@@ -219,6 +256,7 @@ export async function topupsDayReport(
       by_day,
       by_payment_method: [],
       by_nature: [],
+      insights: null,
       latest: { data: [], next_cursor: null },
     };
   const [rows, latest] = await Promise.all([
@@ -256,6 +294,7 @@ export async function topupsDayReport(
       (nature) => ({ nature, topups: 0, withdrawals: 0, count: 0 }),
       true,
     ).sort((a, b) => a.nature.localeCompare(b.nature)),
+    insights: summary ? null : await topupInsights(db, ctx.days, day, rows),
     latest: toPage(
       latest.map(({ created_at: _, ...row }) => row),
       PAGE_SIZE,

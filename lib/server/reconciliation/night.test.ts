@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Topup, Transaction } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
+import { saleRecord } from "@/lib/testing/mirror-records";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
 import { nightCsv } from "./csv";
@@ -59,33 +60,10 @@ function sale(
   type: "cart" | "return" = "cart",
   created = occurred,
 ): Transaction {
-  const tax = Math.round((total * 21) / 121);
   return {
-    object: "transaction",
-    id,
-    status: "completed",
-    type,
+    ...saleRecord({ id, device, day: "day_1", occurred, created, total, type }),
     payment_method: method,
-    total,
-    total_base: total - tax,
-    total_tax: tax,
-    tax_breakdown: [{ tax_type: "VAT", rate: 21, base: total - tax, amount: tax }],
-    items: [
-      {
-        product_id: "prd_beer",
-        name: "Beer",
-        quantity: 1,
-        unit_price: total,
-        charged_amount: total,
-        included_quantity: 0,
-      },
-    ],
-    wristband_id: "wb_1",
-    day_id: "day_1",
-    device_id: device,
-    occurred_at: new Date(occurred).toISOString(),
-    created_at: new Date(created).toISOString(),
-  } as Transaction;
+  };
 }
 
 function topup(

@@ -23,6 +23,7 @@ import * as night from "../store/night-records";
 import { dayCheck, insertResyncRequest, pendingResyncSince } from "../store/sync-state";
 import { eventContext, pickDay } from "../sync/freshness";
 import { daySource } from "../sync/progress";
+import { adjustmentsOf, nightCompleteness } from "./completeness";
 
 /**
  * Night reconciliation. A night is an event day; its records are those the day rule assigned to it
@@ -170,6 +171,8 @@ export async function nightReport(
       late: null,
       signoffs: [],
       drift: null,
+      completeness: null,
+      adjustments: null,
     };
   const figures = await nightFigures(db, day.id);
   const signoffs = await night.signoffsOf(db, day.id);
@@ -187,6 +190,8 @@ export async function nightReport(
     late: await lateArrivals(db, day),
     signoffs,
     drift: last ? driftOf(last.id, last.snapshot.figures, figures) : null,
+    completeness: await nightCompleteness(db, day),
+    adjustments: await adjustmentsOf(db, last),
   };
 }
 
@@ -219,6 +224,7 @@ export async function signOff(
       figures,
       checksum: await nightChecksum(tx, day.id, figures),
       late: await lateArrivals(tx, day),
+      completeness: await nightCompleteness(tx, day),
     };
     return night.insertSignoff(tx, {
       day_id: day.id,

@@ -104,3 +104,38 @@ export function scanHours(db: Queryable, dayId: string) {
 export function zones(db: Queryable) {
   return db.query<{ zone_id: string; name: string }>("select id as zone_id, name from m_zones order by name");
 }
+
+/** A day's paid top-ups per ticket type of the wristband's ticket (null: no ticket known for it). */
+export function paidTopupsByTicketType(db: Queryable, dayId: string) {
+  return db.query<{ ticket_type: string | null; count: number; amount: number }>(
+    `select tt.name as ticket_type, count(*)::float8 as count, sum(t.amount)::float8 as amount
+     from m_topups t
+     left join m_tickets k on (k.data->'wristband'->>'id') = t.wristband_id
+     left join m_ticket_types tt on tt.id = k.ticket_type_id
+     where t.day_id = $1 and t.status = 'completed' and t.direction = 'topup' and t.nature = 'paid'
+     group by 1 order by 3 desc`,
+    [dayId],
+  );
+}
+
+/** Per day: money loaded (paid, and bonus or courtesy), withdrawn, and spent from wristbands. */
+export function balanceFlowsPerDay(db: Queryable) {
+  return db.query<{
+    day_id: string;
+    paid_in: number;
+    promo_in: number;
+    withdrawn: number;
+    wristband_sales: number;
+  }>(
+    `select d.id as day_id,
+       coalesce((select sum(amount) from a_topups_hour h where h.day_id = d.id and h.direction = 'topup'
+         and h.nature = 'paid'), 0)::float8 as paid_in,
+       coalesce((select sum(amount) from a_topups_hour h where h.day_id = d.id and h.direction = 'topup'
+         and h.nature in ('bonus', 'courtesy')), 0)::float8 as promo_in,
+       coalesce((select sum(amount) from a_topups_hour h where h.day_id = d.id and h.direction = 'withdraw'
+         and h.nature = 'paid'), 0)::float8 as withdrawn,
+       coalesce((select sum(total) from a_sales_payment p where p.day_id = d.id
+         and p.payment_method = 'wristband'), 0)::float8 as wristband_sales
+     from m_days d order by d.starts_at`,
+  );
+}

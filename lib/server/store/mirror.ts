@@ -294,6 +294,8 @@ export const mirrorTables = [
   "sync_day_checks",
   "sync_day_summaries",
   "sync_backfill",
+  "terminal_states",
+  "alerts",
 ];
 
 /**

@@ -66,3 +66,44 @@ export async function insertSignoff(
   );
   return created!;
 }
+
+/**
+ * The terminals active in a night: their records that night and the newest of them, and when they
+ * were last heard of (any night: newest record and newest arrival).
+ */
+export function nightTerminals(db: Queryable, dayId: string) {
+  return db.query<{
+    device_id: string;
+    records: number;
+    night_last_record: string | null;
+    synced_up_to: string | null;
+    last_arrival: string | null;
+  }>(
+    `select d.device_id, d.records::float8 as records, d.last_occurred_at as night_last_record,
+       (select max(x.last_occurred_at) from a_device_day x where x.device_id = d.device_id) as synced_up_to,
+       (select max(x.last_created_at) from a_device_day x where x.device_id = d.device_id) as last_arrival
+     from a_device_day d where d.day_id = $1 order by d.device_id`,
+    [dayId],
+  );
+}
+
+/** The latest waiver of each terminal of a night. */
+export function waiversOf(db: Queryable, dayId: string) {
+  return db.query<{ device_id: string; username: string; reason: string; waived_at: string }>(
+    `select distinct on (device_id) device_id, username, reason, waived_at from recon_waivers
+     where day_id = $1 order by device_id, id desc`,
+    [dayId],
+  );
+}
+
+/** A supervisor waives a terminal of a night (only ever inserted). */
+export async function insertWaiver(
+  db: Queryable,
+  w: { day_id: string; device_id: string; user_id: string; username: string; reason: string; at: Date },
+): Promise<void> {
+  await db.query(
+    `insert into recon_waivers (day_id, device_id, waived_at, user_id, username, reason)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [w.day_id, w.device_id, w.at.toISOString(), w.user_id, w.username, w.reason],
+  );
+}

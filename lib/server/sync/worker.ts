@@ -57,6 +57,13 @@ export interface SyncWorkerOptions {
    * (default 3 s; 0: tails only in cycles). A poll is skipped while the quota has no room for it.
    */
   tailIntervalMs?: number;
+  /**
+   * Runs after each cycle with the worker's clock (the terminal states and alerts), and after a tail
+   * poll or a backfill page when it last ran a cycle interval ago (cycles wait while the first mirror
+   * has the quota): the worker knows no feature, the process's root hands it this. A failure is
+   * logged, the cycle stands.
+   */
+  afterCycle?: (at: Date) => Promise<unknown>;
 }
 
 /** What one step of the worker's loop did. */
@@ -105,12 +112,15 @@ export class SyncWorker {
   private plan: BackfillRow[] = [];
   /** When each day's summary was last fetched. */
   private readonly summariesAt = new Map<string, number>();
+  private readonly afterCycle: SyncWorkerOptions["afterCycle"];
+  private afterCycleAt = 0;
 
   constructor(options: SyncWorkerOptions) {
     this.db = options.db;
     this.client = options.client;
     this.intervalMs = options.intervalMs;
     this.tailIntervalMs = options.tailIntervalMs ?? 3000;
+    this.afterCycle = options.afterCycle;
     this.log = options.log;
     this.now = options.now ?? (() => new Date());
     this.sleep = options.sleep ?? defaultSleep;
@@ -192,6 +202,7 @@ export class SyncWorker {
       this.nextTailAt = now + this.tailIntervalMs;
       if (this.quota.hasRoom(1)) {
         await this.pollTails();
+        await this.afterCycleIfDue();
         return "tail";
       }
     }
@@ -199,6 +210,7 @@ export class SyncWorker {
     const tailRoom = tailing ? Math.ceil((this.client.rateLimit("read")?.limit ?? 0) * TAIL_ROOM) : 0;
     if (pending && now >= this.backfillRetryAt && this.quota.hasRoom(1, tailRoom)) {
       await this.backfillStep(pending);
+      await this.afterCycleIfDue();
       return "backfill";
     }
     const wake = [this.nextCycleAt, tailing ? this.nextTailAt : Number.POSITIVE_INFINITY];
@@ -238,6 +250,7 @@ export class SyncWorker {
       if (!signal.aborted) throw err;
       report.aborted = true;
     }
+    if (!report.aborted) await this.runAfterCycle();
     report.finishedAt = this.now();
     report.requests = this.quota.cycleRequests;
     await this.heartbeat({
@@ -350,6 +363,18 @@ export class SyncWorker {
       if (!ok) break;
     }
     Object.assign(report.resources, Object.fromEntries(totals));
+  }
+
+  private async runAfterCycle(): Promise<void> {
+    if (!this.afterCycle) return;
+    this.afterCycleAt = this.now().getTime();
+    await this.afterCycle(this.now()).catch((err) => this.log.error("[sync] after-cycle work failed", err));
+  }
+
+  private afterCycleIfDue(): Promise<void> {
+    return this.now().getTime() - this.afterCycleAt >= this.intervalMs
+      ? this.runAfterCycle()
+      : Promise.resolve();
   }
 
   /** A tail poll between cycles: sales every time, top-ups and scans every third time. */

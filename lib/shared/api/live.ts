@@ -121,6 +121,28 @@ const Page = <T extends z.ZodType>(row: T) =>
 export const DayFigures = z.object({ source: FigureSource, summary_at: instant.nullable() });
 export type DayFigures = z.infer<typeof DayFigures>;
 
+/**
+ * Tonight's forecast (issue 13): the day's sales at close from the share of their day the earlier
+ * nights had reached by this point, with the range those shares give. `reason` says why there is
+ * no figure: the first day (nothing to compare with), no earlier day with sales, nothing sold yet.
+ */
+export const SalesForecast = z.object({
+  reason: z.enum(["first_day", "no_history", "too_early"]).nullable(),
+  projected_total: money.nullable(),
+  low: money.nullable(),
+  high: money.nullable(),
+  /** Earlier days the projection is based on. */
+  basis_days: count,
+  so_far: money,
+  /** Today so far against yesterday at the same point of its window, in percent. */
+  vs_yesterday_pct: z.number().nullable(),
+  /** The same method on yesterday at this point, against how it closed. */
+  backtest: z
+    .object({ day_id: z.string(), name: z.string(), predicted: money, actual: money, error_pct: z.number() })
+    .nullable(),
+});
+export type SalesForecast = z.infer<typeof SalesForecast>;
+
 export const OverviewReport = LiveContext.extend({
   day: LiveDay.nullable(),
   figures: DayFigures,
@@ -128,7 +150,17 @@ export const OverviewReport = LiveContext.extend({
   totals: SalesTotals.extend({ average_basket: money }),
   flows: FlowTotals,
   /** Every hour bucket of the day's window, with the previous day's same hour of its window. */
-  hours: z.array(z.object({ hour: instant, total: money, count, previous_total: money.nullable() })),
+  hours: z.array(
+    z.object({
+      hour: instant,
+      total: money,
+      count,
+      previous_total: money.nullable(),
+      /** The forecast's share of the hours still to come (the dashed line). */
+      forecast_total: money.nullable(),
+    }),
+  ),
+  forecast: SalesForecast.nullable(),
   by_day: z.array(
     z.object({
       day_id: z.string(),
@@ -181,6 +213,36 @@ export const TopupRow = z.object({
 });
 export type TopupRow = z.infer<typeof TopupRow>;
 
+/**
+ * Top-ups the way organisers read them (issue 13): the average paid top-up, paid top-ups by the
+ * ticket type of the wristband's ticket and by channel (online, before or during the event, or on
+ * site at a desk), and per day the share of paid balance still unspent (the liability).
+ */
+export const TopupInsights = z.object({
+  average_topup: money,
+  by_ticket_type: z.array(
+    z.object({ ticket_type: z.string().nullable(), count, amount: money, average: money }),
+  ),
+  by_channel: z.array(z.object({ channel: z.enum(["online", "on_site"]), count, amount: money })),
+  /**
+   * At the end of each day so far: paid money loaded, withdrawn, spent, still unspent, and its
+   * share of what was loaded. Spending takes promo credit first (the API's rule), counted over
+   * all wristbands together: an estimate (per wristband, promo spent can only be less).
+   */
+  liability: z.array(
+    z.object({
+      day_id: z.string(),
+      name: z.string(),
+      loaded: money,
+      withdrawn: money,
+      spent: money,
+      unspent: money,
+      share: z.number().nullable(),
+    }),
+  ),
+});
+export type TopupInsights = z.infer<typeof TopupInsights>;
+
 export const TopupsDayReport = LiveContext.extend({
   day: LiveDay.nullable(),
   figures: DayFigures,
@@ -193,6 +255,8 @@ export const TopupsDayReport = LiveContext.extend({
     z.object({ payment_method: z.string(), topups: money, withdrawals: money, count }),
   ),
   by_nature: z.array(z.object({ nature: z.string(), topups: money, withdrawals: money, count })),
+  /** Null while the day's records are still being mirrored (they need the records). */
+  insights: TopupInsights.nullable(),
   latest: Page(TopupRow),
 });
 export type TopupsDayReport = z.infer<typeof TopupsDayReport>;

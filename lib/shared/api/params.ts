@@ -97,3 +97,17 @@ export const AuditQuery = z.object({
 
 /** GET /api/wristbands/{code}/sales */
 export const SalesPageQuery = z.object({ starting_after: RecordId.optional() });
+
+/** `{ device }` of routes under `terminals/[device]`: a terminal's device id. */
+export const DeviceSegment = z.object({
+  device: z
+    .string()
+    .trim()
+    .min(1, "Name a terminal.")
+    .max(100, "A device id has at most 100 characters.")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f/]+$/, "This device id has characters no device id has."),
+});
+
+/** `{ id }` of routes under `alerts/[id]`. */
+export const AlertSegment = z.object({ id: z.string().regex(/^[0-9]{1,18}$/, "not a valid alert id.") });

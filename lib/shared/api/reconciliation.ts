@@ -87,10 +87,35 @@ export const CountedLine = z.object({
 });
 export type CountedLine = z.infer<typeof CountedLine>;
 
+/** A terminal active in the night, and whether the night waits for it. */
+export const NightTerminal = z.object({
+  device_id: z.string(),
+  records: z.number(),
+  /** Its newest record that reached the server (any night). */
+  synced_up_to: z.string().nullable(),
+  /** When it last reached the server. */
+  last_arrival: z.string().nullable(),
+  /** It has not reached the server since well before the night's last activity: it may hold records. */
+  pending: z.boolean(),
+  waiver: z.object({ username: z.string(), reason: z.string(), waived_at: z.string() }).nullable(),
+});
+export type NightTerminal = z.infer<typeof NightTerminal>;
+
+/** Is the night complete: provisional while a pending terminal is neither synced nor waived. */
+export const NightCompleteness = z.object({
+  provisional: z.boolean(),
+  /** The night's last activity over all its terminals. */
+  last_activity: z.string().nullable(),
+  terminals: z.array(NightTerminal),
+});
+export type NightCompleteness = z.infer<typeof NightCompleteness>;
+
 export const SignoffSnapshot = z.object({
   figures: NightFigures,
   checksum: NightChecksum,
   late: LateArrivals,
+  /** Recorded since issue 13 (older sign-offs have none). */
+  completeness: NightCompleteness.optional(),
 });
 export type SignoffSnapshot = z.infer<typeof SignoffSnapshot>;
 
@@ -136,6 +161,15 @@ export const NightReport = LiveContext.extend({
   signoffs: z.array(Signoff),
   /** Changes since the latest sign-off (null: not signed, or nothing changed). */
   drift: Drift.nullable(),
+  completeness: NightCompleteness.nullable(),
+  /** Records that reached the server after the latest sign-off, per terminal: adjustments to its frozen snapshot. */
+  adjustments: z
+    .object({
+      signoff_id: z.string(),
+      signed_at: z.string(),
+      by_device: LateArrivals.shape.by_device,
+    })
+    .nullable(),
 });
 export type NightReport = z.infer<typeof NightReport>;
 
@@ -160,3 +194,10 @@ export type SignoffRequest = z.input<typeof SignoffRequest>;
 /** POST /api/reconciliation/resync */
 export const ResyncAnswer = z.object({ day_id: z.string(), requested_at: z.string() });
 export type ResyncAnswer = z.infer<typeof ResyncAnswer>;
+
+export const WaiverRequest = z.object({
+  day_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid day id."),
+  device_id: z.string().trim().min(1).max(100),
+  reason: z.string().trim().min(3, "Say why (at least 3 characters).").max(500),
+});
+export type WaiverRequest = z.infer<typeof WaiverRequest>;

@@ -1,0 +1,14 @@
+import { TerminalScreen } from "@/components/attention/terminal-view";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
+import { can } from "@/lib/shared/permissions";
+
+export default async function Page({ params }: { params: Promise<{ device: string }> }) {
+  const { user } = await pageUser("terminals.view");
+  const { device } = await params;
+  return (
+    <Screen page="terminal">
+      <TerminalScreen device={decodeURIComponent(device)} canManage={can(user.role, "terminals.manage")} />
+    </Screen>
+  );
+}

@@ -1,0 +1,160 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { textLinkClass } from "@/components/ui/class-names";
+import { InlineTextForm } from "@/components/ui/inline-text-form";
+import { useIntlLocale } from "@/components/ui/locale-format";
+import { Empty, ErrorBox, Loading } from "@/components/ui/states";
+import { type Alert, type AlertFigures, Alert as AlertSchema, AlertsView } from "@/lib/shared/api/attention";
+import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { formatMoney } from "@/lib/shared/format/money";
+import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
+import { SeverityBadge } from "./state-badge";
+import { useTimeText } from "./time-text";
+
+/** Figures that are money (minor units) or instants: shown as such in an alert's words. */
+const MONEY = new Set([
+  "sales_delta",
+  "topups_delta",
+  "withdrawals_delta",
+  "upstream_total",
+  "mirror_total",
+  "lowest",
+]);
+const INSTANTS = new Set(["signed_at", "paused_until"]);
+
+/** An alert's figures as the values of its sentence. */
+function useFigureValues(view: AlertsView) {
+  const locale = useIntlLocale();
+  const time = useTimeText(view.time_zone);
+  return (figures: AlertFigures) =>
+    Object.fromEntries(
+      Object.entries(figures).map(([k, v]) => {
+        if (v === null) return [k, "—"];
+        if (MONEY.has(k) && typeof v === "number") return [k, formatMoney(v, view.currency, locale)];
+        if (INSTANTS.has(k) && typeof v === "string") return [k, time(v)];
+        if (k === "day_id" && typeof v === "string") return [k, view.days.find((d) => d.id === v)?.name ?? v];
+        return [k, v];
+      }),
+    );
+}
+
+/** Open alerts first, then the history; each with its figures, a link that explains it and its acknowledgement. */
+export function AlertsScreen({ canAcknowledge }: { canAcknowledge: boolean }) {
+  const t = useTranslations("alerts");
+  const query = useQuery({
+    queryKey: ["alerts"],
+    queryFn: () => fetchJson("/api/alerts", AlertsView),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+  if (query.isPending) return <Loading what={t("loading")} />;
+  if (query.isError) return <ErrorBox error={query.error} />;
+  const view = query.data;
+  const open = view.alerts.filter((a) => a.state === "open");
+  const history = view.alerts.filter((a) => a.state === "resolved");
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="alerts-open">
+        <h2 id="alerts-open" className="mb-2 font-semibold">
+          {t("openHeading", { count: open.length })}
+        </h2>
+        {open.length === 0 ? (
+          <Empty>{t("noneOpen")}</Empty>
+        ) : (
+          <ul className="space-y-3">
+            {open.map((a) => (
+              <AlertCard key={a.id} alert={a} view={view} canAcknowledge={canAcknowledge} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="alerts-history">
+        <h2 id="alerts-history" className="mb-2 font-semibold">
+          {t("historyHeading")}
+        </h2>
+        {history.length === 0 ? (
+          <Empty>{t("noHistory")}</Empty>
+        ) : (
+          <ul className="space-y-3">
+            {history.map((a) => (
+              <AlertCard key={a.id} alert={a} view={view} canAcknowledge={false} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function AlertCard({
+  alert,
+  view,
+  canAcknowledge,
+}: {
+  alert: Alert;
+  view: AlertsView;
+  canAcknowledge: boolean;
+}) {
+  const t = useTranslations("alerts");
+  const time = useTimeText(view.time_zone);
+  const values = useFigureValues(view);
+  return (
+    <li
+      data-testid={`alert-${alert.kind}-${alert.subject}`}
+      data-state={alert.state}
+      className="rounded border border-slate-200 bg-white p-4"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <SeverityBadge severity={alert.severity} />
+        <h3 className="font-medium">{t(`kind.${alert.kind}`)}</h3>
+        <span className="text-sm text-slate-600">{alert.subject === "*" ? t("overall") : alert.subject}</span>
+      </div>
+      <p className="mt-1 text-sm">{t(`detail.${alert.kind}`, values(alert.figures))}</p>
+      <p className="mt-1 text-xs text-slate-600">
+        {t("seen", { first: time(alert.first_seen), last: time(alert.last_seen) })}
+        {alert.resolved_at && <> · {t("resolvedAt", { time: time(alert.resolved_at) })}</>}
+      </p>
+      <p className="mt-1 text-sm">
+        <Link className={textLinkClass} href={alert.link}>
+          {t("explain")}
+        </Link>
+      </p>
+      {alert.acknowledged_by ? (
+        <p className="mt-2 text-sm text-slate-700" data-testid="acknowledged">
+          {t("acknowledged", {
+            who: alert.acknowledged_by,
+            time: time(alert.acknowledged_at ?? alert.last_seen),
+            comment: alert.ack_comment || "—",
+          })}
+        </p>
+      ) : (
+        canAcknowledge && <AcknowledgeForm alert={alert} />
+      )}
+    </li>
+  );
+}
+
+function AcknowledgeForm({ alert }: { alert: Alert }) {
+  const t = useTranslations("alerts");
+  const client = useQueryClient();
+  const ack = useMutation({
+    mutationFn: (comment: string) =>
+      postJson(`/api/alerts/${alert.id}/acknowledge`, { comment }, AlertSchema),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ["alerts"] });
+      void client.invalidateQueries({ queryKey: ["alert-count"] });
+    },
+  });
+  return (
+    <InlineTextForm
+      id={`ack-${alert.id}`}
+      label={t("comment")}
+      submitLabel={t("acknowledge")}
+      pending={ack.isPending}
+      error={ack.error}
+      onSubmit={(comment) => ack.mutate(comment)}
+    />
+  );
+}

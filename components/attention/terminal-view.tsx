@@ -1,0 +1,157 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
+import { DataTable, numeric } from "@/components/ui/data-table";
+import { useIntlLocale } from "@/components/ui/locale-format";
+import { Panel } from "@/components/ui/panel";
+import { Empty, ErrorBox, Loading } from "@/components/ui/states";
+import { type Station, stations, TerminalDetail } from "@/lib/shared/api/attention";
+import { fetchJson } from "@/lib/shared/api/client";
+import { formatMoney } from "@/lib/shared/format/money";
+import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
+import { BurstNote } from "./burst-note";
+import { StateBadge } from "./state-badge";
+import { useTimeText } from "./time-text";
+
+const urlOf = (device: string) => `/api/terminals/${encodeURIComponent(device)}`;
+
+/** One terminal: its state, what it is synced up to, its station, its latest records. */
+export function TerminalScreen({ device, canManage }: { device: string; canManage: boolean }) {
+  const t = useTranslations("terminals");
+  const locale = useIntlLocale();
+  const query = useQuery({
+    queryKey: ["terminal", device],
+    queryFn: () => fetchJson(urlOf(device), TerminalDetail),
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+  const time = useTimeText(query.data?.time_zone ?? "UTC");
+  if (query.isPending) return <Loading what={t("loadingOne")} />;
+  if (query.isError) return <ErrorBox error={query.error} />;
+  const view = query.data;
+  const money = (minor: number) => formatMoney(minor, view.currency, locale);
+  const row = view.terminal;
+  return (
+    <div className="space-y-4">
+      <Panel title={t("now", { device: view.device_id })} id="terminal-now">
+        {row ? (
+          <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
+            <div>
+              <dt className="text-slate-600">{t("stateColumn")}</dt>
+              <dd data-testid="terminal-state">
+                <StateBadge state={row.state} /> {t("since", { time: time(row.since) })}
+                <BurstNote burst={row.burst} days={view.days} money={money} />
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">{t("syncedUpTo")}</dt>
+              <dd>{row.last_occurred_at ? time(row.last_occurred_at) : "—"}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">{t("lastArrival")}</dt>
+              <dd>{row.last_created_at ? time(row.last_created_at) : "—"}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">{t("rhythm")}</dt>
+              <dd>
+                {row.normal_gap_s === null || row.quiet_after_s === null
+                  ? "—"
+                  : t("rhythmText", {
+                      gap: Math.max(1, Math.round(row.normal_gap_s / 60)),
+                      quiet: Math.round(row.quiet_after_s / 60),
+                    })}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">{t("stationLabel")}</dt>
+              <dd>
+                {canManage ? (
+                  <StationPicker device={device} station={row.station} overridden={row.station_overridden} />
+                ) : (
+                  t(`station.${row.station}`)
+                )}
+              </dd>
+            </div>
+          </dl>
+        ) : (
+          <Empty plain>{t("noState")}</Empty>
+        )}
+      </Panel>
+      <Panel title={t("records")} id="terminal-records">
+        <DataTable
+          caption={t("records")}
+          hiddenCaption
+          empty={<Empty plain>{t("noRecords")}</Empty>}
+          columns={[t("kind"), t("occurred"), t("arrived"), numeric(t("amount")), t("status"), t("night")]}
+          rows={view.records.map((r) => ({
+            key: `${r.kind}-${r.id}`,
+            className: r.late ? "bg-amber-50" : undefined,
+            cells: [
+              t(`recordKind.${r.kind}`),
+              time(r.occurred_at),
+              r.late ? t("lateArrival", { time: time(r.created_at) }) : time(r.created_at),
+              r.amount === null ? "—" : money(r.amount),
+              r.status,
+              view.days.find((d) => d.id === r.day_id)?.name ?? r.day_id,
+            ],
+          }))}
+        />
+      </Panel>
+    </div>
+  );
+}
+
+/** A manager chooses the station; "from the device id" clears the choice. */
+function StationPicker({
+  device,
+  station,
+  overridden,
+}: {
+  device: string;
+  station: Station;
+  overridden: boolean;
+}) {
+  const t = useTranslations("terminals");
+  const client = useQueryClient();
+  const [choice, setChoice] = useState<string>(overridden ? station : "");
+  const save = useMutation({
+    mutationFn: (value: string) =>
+      fetchJson(urlOf(device), TerminalDetail, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ station: value === "" ? null : value }),
+      }),
+    onSuccess: (data) => {
+      client.setQueryData(["terminal", device], data);
+      void client.invalidateQueries({ queryKey: ["terminals"] });
+    },
+  });
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(choice);
+      }}
+    >
+      <label className="sr-only" htmlFor="station">
+        {t("stationLabel")}
+      </label>
+      <select id="station" className={inputClass} value={choice} onChange={(e) => setChoice(e.target.value)}>
+        <option value="">{t("fromDeviceId", { station: t(`station.${station}`) })}</option>
+        {stations.map((s) => (
+          <option key={s} value={s}>
+            {t(`station.${s}`)}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className={secondaryButtonClass} disabled={save.isPending}>
+        {t("saveStation")}
+      </button>
+      {save.isSuccess && <span role="status">{t("stationSaved")}</span>}
+      <ErrorBox error={save.error} />
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { ApiError } from "../errors";
+import { requireAdmin } from "../http/admin-auth";
+import type { AppEnv } from "../http/context";
+import type { TerminalSimulator } from "./terminal-simulator";
+
+/**
+ * Sandbox only (registered when API_SIMULATOR=on), behind the admin token: the simulator's
+ * terminals on demand, so that what the console must notice can be shown and tested.
+ *
+ * - `POST /admin/simulator/terminals/{device_id}/offline` `{"minutes"?: 1..1440 (default 1440)}`:
+ *   the terminal loses its connection and keeps working into its buffer. 200 `{"object":
+ *   "terminal_control", "device_id", "state": "offline", "until"}`.
+ * - `POST /admin/simulator/terminals/{device_id}/online`: its connection is back; its buffer is sent
+ *   now in one burst (`occurred_at` kept, `created_at` now). 200 `{…, "state": "online", "sent"}`.
+ * - `POST /admin/simulator/refund-spike` `{"device_id"?: a refund desk (default refund-01),
+ *   "count"?: 1..200 (default 20)}`: that many withdrawals now. 201 `{"object": "refund_spike",
+ *   "device_id", "withdrawals"}` (wristbands without balance are skipped, as a desk would).
+ *
+ * An unknown device answers 404 `terminal_not_found`.
+ */
+
+const DeviceParam = z.string().min(1).max(100);
+const OfflineBody = z.object({ minutes: z.number().int().min(1).max(1440).default(1440) });
+const SpikeBody = z.object({
+  device_id: DeviceParam.default("refund-01"),
+  count: z.number().int().min(1).max(200).default(20),
+});
+
+async function parseBody<T>(raw: unknown, schema: z.ZodType<T>): Promise<T> {
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError("invalid_parameter", issue?.message ?? "Invalid body.", issue?.path.join("."));
+  }
+  return parsed.data;
+}
+
+function deviceOf(simulator: TerminalSimulator, raw: string): string {
+  const device = DeviceParam.safeParse(raw);
+  if (!device.success || !simulator.deviceIds.includes(device.data))
+    throw new ApiError("terminal_not_found", `The simulator has no terminal ${raw}.`);
+  return device.data;
+}
+
+export function registerSandboxControls(admin: OpenAPIHono<AppEnv>, simulator: TerminalSimulator) {
+  admin.post("/simulator/terminals/:device_id/offline", requireAdmin, async (c) => {
+    const device = deviceOf(simulator, c.req.param("device_id"));
+    const { minutes } = await parseBody(await c.req.json().catch(() => ({})), OfflineBody);
+    simulator.takeOffline(device, minutes);
+    const until = new Date(Date.now() + minutes * 60_000).toISOString();
+    return c.json({ object: "terminal_control", device_id: device, state: "offline", until });
+  });
+  admin.post("/simulator/terminals/:device_id/online", requireAdmin, async (c) => {
+    const device = deviceOf(simulator, c.req.param("device_id"));
+    const sent = await simulator.bringBack(device);
+    return c.json({ object: "terminal_control", device_id: device, state: "online", sent });
+  });
+  admin.post("/simulator/refund-spike", requireAdmin, async (c) => {
+    const body = await parseBody(await c.req.json().catch(() => ({})), SpikeBody);
+    const device = deviceOf(simulator, body.device_id);
+    const withdrawals = await simulator.refundSpike(device, body.count);
+    return c.json({ object: "refund_spike", device_id: device, withdrawals }, 201);
+  });
+}

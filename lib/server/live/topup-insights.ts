@@ -1,0 +1,69 @@
+import "server-only";
+import type { Queryable } from "@/lib/db/db";
+import type { LiveDay, TopupInsights } from "@/lib/shared/api/live";
+import * as aggregates from "../store/live-aggregates";
+
+/** Top-ups the way organisers read them: by ticket type, by channel, the average, the liability. */
+
+type BalanceFlows = Awaited<ReturnType<typeof aggregates.balanceFlowsPerDay>>;
+
+/**
+ * Pure: at the end of each day, paid money still unspent. Wristband sales spend promo credit
+ * first; over all wristbands together that is at most the promo credit loaded so far.
+ */
+export function liabilityOf(
+  days: Pick<LiveDay, "id" | "name">[],
+  flows: BalanceFlows,
+): TopupInsights["liability"] {
+  let paidIn = 0;
+  let promoIn = 0;
+  let withdrawn = 0;
+  let sales = 0;
+  return days.map((d) => {
+    const f = flows.find((x) => x.day_id === d.id);
+    paidIn += f?.paid_in ?? 0;
+    promoIn += f?.promo_in ?? 0;
+    withdrawn += f?.withdrawn ?? 0;
+    sales += f?.wristband_sales ?? 0;
+    const spent = Math.max(0, sales - Math.min(promoIn, sales));
+    const unspent = paidIn - withdrawn - spent;
+    return {
+      day_id: d.id,
+      name: d.name,
+      loaded: paidIn,
+      withdrawn,
+      spent,
+      unspent,
+      share: paidIn > 0 ? unspent / paidIn : null,
+    };
+  });
+}
+
+export async function topupInsights(
+  db: Queryable,
+  days: LiveDay[],
+  day: LiveDay,
+  rows: aggregates.FlowRow[],
+): Promise<TopupInsights> {
+  const paid = rows.filter((r) => r.direction === "topup" && r.nature === "paid");
+  const count = paid.reduce((n, r) => n + r.count, 0);
+  const amount = paid.reduce((n, r) => n + r.amount, 0);
+  const channel = (online: boolean) => {
+    const of = paid.filter((r) => (r.payment_method === "online") === online);
+    return { count: of.reduce((n, r) => n + r.count, 0), amount: of.reduce((n, r) => n + r.amount, 0) };
+  };
+  const [byType, flows] = await Promise.all([
+    aggregates.paidTopupsByTicketType(db, day.id),
+    aggregates.balanceFlowsPerDay(db),
+  ]);
+  const upToDay = days.slice(0, days.findIndex((d) => d.id === day.id) + 1);
+  return {
+    average_topup: count ? Math.round(amount / count) : 0,
+    by_ticket_type: byType.map((r) => ({ ...r, average: r.count ? Math.round(r.amount / r.count) : 0 })),
+    by_channel: [
+      { channel: "online", ...channel(true) },
+      { channel: "on_site", ...channel(false) },
+    ],
+    liability: liabilityOf(upToDay, flows),
+  };
+}
