@@ -3,7 +3,10 @@ import { createTestApi, TEST_ADMIN_TOKEN } from "../testing/test-api";
 
 type Api = Awaited<ReturnType<typeof createTestApi>>;
 
-/** The sandbox's terminal controls: a terminal offline and back in a burst, a refund spike. */
+/**
+ * The sandbox's controls of the simulator (`/admin/simulator/*`): a late sale into a past night, a
+ * terminal offline and back in a burst, a refund spike.
+ */
 describe("sandbox controls of the simulator", () => {
   let api: Api;
   let plain: Api;
@@ -29,6 +32,55 @@ describe("sandbox controls of the simulator", () => {
       [device, createdFrom.toISOString()],
     );
 
+  it("records a sale that happened in a past night and reaches the server now", async () => {
+    const { key } = await api.createKey({ scopes: ["*"], activate: true });
+    const days = (await api.get<{ data: { id: string; starts_at: string }[] }>("/v1/days", key)).body.data;
+    const night = days[0]!;
+    const before = (
+      await api.get<{ sales: { count: number; total: number } }>(
+        `/v1/reports/sales-summary?day_id=${night.id}`,
+        key,
+      )
+    ).body.sales;
+    const occurred = new Date(Date.parse(night.starts_at) + 3600_000).toISOString();
+    const res = await post(api, "/late-sale", {
+      occurred_at: occurred,
+      device_id: "bar-late",
+      unit_price: 1234,
+    });
+    expect(res.status).toBe(201);
+    const sale = (
+      await api.walk<{ id: string; day_id: string; occurred_at: string; device_id: string; total: number }>(
+        `/v1/transactions?day_id=${night.id}`,
+        key,
+      )
+    ).find((x) => x.id === (res.body.id as string));
+    expect(sale).toMatchObject({
+      day_id: night.id,
+      occurred_at: occurred,
+      device_id: "bar-late",
+      total: 1234,
+      payment_method: "cash",
+    });
+    const after = (
+      await api.get<{ sales: { count: number; total: number } }>(
+        `/v1/reports/sales-summary?day_id=${night.id}`,
+        key,
+      )
+    ).body.sales;
+    expect(after).toMatchObject({ count: before.count + 1, total: before.total + 1234 });
+  });
+
+  it("needs the admin token and a valid body, and does not exist without the simulator", async () => {
+    expect(
+      (await post(api, "/late-sale", { occurred_at: "2026-07-10T20:00:00Z", device_id: "x" }, "wrong"))
+        .status,
+    ).toBe(401);
+    expect((await post(api, "/late-sale", { occurred_at: "yesterday", device_id: "x" })).status).toBe(400);
+    expect(
+      (await post(plain, "/late-sale", { occurred_at: "2026-07-10T20:00:00Z", device_id: "x" })).status,
+    ).toBe(404);
+  });
   it("takes a bar offline: its sales wait in its buffer, then reach the server in one burst", async () => {
     const from = new Date();
     const off = await post(api, "/terminals/bar-02/offline", { minutes: 30 });
