@@ -32,7 +32,7 @@ export async function syncHarness(store: Db, options: HarnessOptions = {}) {
     readLimit: options.readLimit,
   });
   if (options.chaos) Object.assign(up.chaos, { p500: 0.05, p429: 0.04, pNetwork: 0.04 });
-  const traffic = recordTraffic(up.fetch);
+  const traffic = recordTraffic(up.fetch, clock.now);
   const client = new UpstreamClient({
     baseUrl: "http://fake.test/v1",
     apiKey: KEY,
@@ -62,14 +62,14 @@ export async function syncHarness(store: Db, options: HarnessOptions = {}) {
   return { clock, up, client, db, worker, logs, traffic };
 }
 
-/** Every request (path and query) and every record id each list answer carried, in order. */
-function recordTraffic(fetch: FetchLike) {
-  const requests: { path: string; query: URLSearchParams }[] = [];
+/** Every request (path, query and when on the clock) and every record id each list answer carried, in order. */
+function recordTraffic(fetch: FetchLike, now: () => Date) {
+  const requests: { path: string; query: URLSearchParams; at: number }[] = [];
   const listed = new Map<string, string[]>();
   const wrapped: FetchLike = async (input, init) => {
     const url = new URL(String(input));
     const path = url.pathname.replace(/^\/v1/, "");
-    requests.push({ path, query: url.searchParams });
+    requests.push({ path, query: url.searchParams, at: now().getTime() });
     const res = await fetch(input, init);
     if (res.ok) {
       const body = (await res.clone().json()) as { object?: string; data?: { id: string }[] };

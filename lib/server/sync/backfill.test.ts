@@ -178,6 +178,28 @@ describe("the first mirror, today first", () => {
     expect(h.up.stats.rateLimited).toBe(0);
   });
 
+  it("cycles closer than the quota allows leave the tail polls their share of every window", async () => {
+    // Cycles every 10 s (about nine requests each) plus a sales poll every 3 s ask for more than
+    // the 72 of 120 reads a window the worker may spend: the cycles must give way, not the tail.
+    const h = await setup({ seed: 29, intervalMs: 10_000 });
+    await h.worker.runOnce();
+    h.clock.advance(61_000);
+    const from = h.clock.ms;
+    const logged = h.logs.length;
+    let nextSaleAt = from;
+    while (h.clock.ms - from < 4 * 60_000) {
+      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 1000) h.up.addSale();
+      await h.worker.step();
+    }
+    const polls = h.traffic.requests
+      .filter((r) => r.path === "/transactions" && !r.query.has("day_id") && r.at >= from)
+      .map((r) => r.at);
+    const gaps = polls.slice(1).map((at, i) => at - (polls[i] as number));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(6_000);
+    expect(h.up.stats.rateLimited).toBe(0);
+    expect(h.logs.slice(logged).filter((l) => l.includes("pausing"))).toEqual([]);
+  });
+
   it("a mirror made before the plan existed keeps its tails and plans nothing", async () => {
     const h = await setup({ seed: 26 });
     await h.db.query("insert into sync_state (resource, cursor) values ('sales', '0')");

@@ -187,10 +187,11 @@ export class SyncWorker {
     const signal = this.controller.signal;
     const now = this.now().getTime();
     if (now >= this.nextCycleAt) {
-      // A cycle the window has no room for would wait on the quota and hold the tail polls: it
-      // waits for the next window instead, the polls going on with what is left.
+      // A cycle the window has no room for, next to the tail polls still to come in it, would
+      // starve the polls (or wait on the quota and hold them): it waits for the next window instead.
       const reset = this.quota.windowResetAt();
-      if (reset && !this.quota.hasRoom(this.lastCycleRequests)) this.nextCycleAt = reset.getTime() + 50;
+      if (reset && !this.quota.hasRoom(this.lastCycleRequests, this.pollRequestsUntil(reset.getTime())))
+        this.nextCycleAt = reset.getTime() + 50;
       else {
         this.lastCycleRequests = Math.max(MIN_CYCLE_REQUESTS, (await this.runCycle(false)).requests);
         this.nextCycleAt = this.now().getTime() + this.intervalMs;
@@ -375,6 +376,14 @@ export class SyncWorker {
     return this.now().getTime() - this.afterCycleAt >= this.intervalMs
       ? this.runAfterCycle()
       : Promise.resolve();
+  }
+
+  /** Requests the tail polls ask for from now until `until`: sales every poll, the other tails every third. */
+  private pollRequestsUntil(until: number): number {
+    const followed = tailResources.filter((r) => this.follows(r)).length;
+    if (this.tailIntervalMs <= 0 || followed === 0) return 0;
+    const polls = Math.ceil((until - this.now().getTime()) / this.tailIntervalMs);
+    return polls + Math.ceil(polls / 3) * (followed - 1);
   }
 
   /** A tail poll between cycles: sales every time, top-ups and scans every third time. */
