@@ -106,6 +106,28 @@ describe("the first mirror, today first", () => {
     expect(h.up.stats.rateLimited).toBe(0);
   });
 
+  it("spreads the tail polls over every window of the walk of older days", async () => {
+    const h = await setup({ seed: 30, readLimit: 60 });
+    await stepUntil(h, () => dayWalked(h.db, h.up.days[2].id));
+    h.clock.advance(61_000); // today's walk spent its window: measure from the next one
+    const from = h.clock.ms;
+    let nextSaleAt = from;
+    await stepUntil(h, async () => {
+      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 1000) h.up.addSale();
+      return (await pending(h.db)).length === 0;
+    });
+    const to = h.clock.ms;
+    const polls = h.traffic.requests
+      .filter((r) => r.path === "/transactions" && !r.query.has("day_id") && r.at >= from)
+      .map((r) => r.at);
+    const gaps = [...polls, to].map((at, i) => at - (i === 0 ? from : (polls[i - 1] as number)));
+    expect(to - from).toBeGreaterThanOrEqual(2 * 60_000); // several windows of walking
+    // 10 % of 60 reads a minute: a poll about every 17 s, at worst two intervals when a cycle took
+    // more than it was expected to; not a burst of polls and then most of a window without one.
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(35_000);
+    expect(h.up.stats.rateLimited).toBe(0);
+  });
+
   it("a quota that runs short mid-backfill (staff lookups on the same key) pauses it, never a 429", async () => {
     const h = await setup({ seed: 24, readLimit: 20 });
     await stepUntil(h, async () => (await backfillRows(h.db)).some((r) => r.done));

@@ -69,8 +69,13 @@ export interface SyncWorkerOptions {
 /** What one step of the worker's loop did. */
 export type StepKind = "cycle" | "tail" | "backfill" | "idle";
 
-/** Share of each read window the backfill leaves to the tail polls once tails are followed. */
-const TAIL_ROOM = 0.05;
+/**
+ * Share of each read window (a minute, as the spec's limits are per minute) the walk of older days
+ * leaves to the tail polls, which are spread over the window: the walk takes the rest.
+ */
+const BACKFILL_TAIL_SHARE = 0.1;
+/** Requests of a tail poll on average: sales each time, top-ups and scans every third. */
+const REQUESTS_PER_POLL = 5 / 3;
 /** The least room a cycle is assumed to need (catalog, summaries, tickets, review, tails). */
 const MIN_CYCLE_REQUESTS = 8;
 
@@ -200,7 +205,7 @@ export class SyncWorker {
     }
     const tailing = this.tailIntervalMs > 0 && tailResources.some((r) => this.follows(r));
     if (tailing && now >= this.nextTailAt) {
-      this.nextTailAt = now + this.tailIntervalMs;
+      this.nextTailAt = now + this.pollIntervalMs();
       if (this.quota.hasRoom(1)) {
         await this.pollTails();
         await this.afterCycleIfDue();
@@ -208,7 +213,8 @@ export class SyncWorker {
       }
     }
     const pending = nextPending(this.plan);
-    const tailRoom = tailing ? Math.ceil((this.client.rateLimit("read")?.limit ?? 0) * TAIL_ROOM) : 0;
+    const reset = this.quota.windowResetAt();
+    const tailRoom = reset ? this.pollRequestsUntil(reset.getTime()) : 0;
     if (pending && now >= this.backfillRetryAt && this.quota.hasRoom(1, tailRoom)) {
       await this.backfillStep(pending);
       await this.afterCycleIfDue();
@@ -378,12 +384,20 @@ export class SyncWorker {
       : Promise.resolve();
   }
 
+  /** Between two tail polls: while older days are walked, as many as their share of the window allows. */
+  private pollIntervalMs(): number {
+    const limit = this.client.rateLimit("read")?.limit;
+    if (!nextPending(this.plan) || !limit) return this.tailIntervalMs;
+    const polls = Math.max(1, (limit * BACKFILL_TAIL_SHARE) / REQUESTS_PER_POLL);
+    return Math.max(this.tailIntervalMs, Math.ceil(60_000 / polls));
+  }
+
   /** Requests the tail polls ask for from now until `until`: sales every poll, the other tails every third. */
   private pollRequestsUntil(until: number): number {
     const followed = tailResources.filter((r) => this.follows(r)).length;
     if (this.tailIntervalMs <= 0 || followed === 0) return 0;
-    const polls = Math.ceil((until - this.now().getTime()) / this.tailIntervalMs);
-    return polls + Math.ceil(polls / 3) * (followed - 1);
+    const polls = Math.ceil((until - this.now().getTime()) / this.pollIntervalMs());
+    return polls + Math.ceil(polls / 3) * (followed - 1); // sales each poll, the others every third
   }
 
   /** A tail poll between cycles: sales every time, top-ups and scans every third time. */
