@@ -53,6 +53,31 @@ export interface DayOutcomes {
 }
 
 /**
+ * The days whose summary a cycle fetches, in walking `order` (the current day first). While a backfill
+ * runs, the days other than the current one are fetched when none is `kept`, then once per
+ * `refreshMs` once today is walked (their figures change little, and every request goes to the
+ * backfill); afterwards every day, every cycle.
+ */
+export function summariesDue(plan: {
+  order: string[];
+  backfilling: boolean;
+  walkingToday: boolean;
+  kept: ReadonlySet<string>;
+  fetchedAt: ReadonlyMap<string, number>;
+  refreshMs: number;
+  at: Date;
+}): string[] {
+  const { order, backfilling, walkingToday, kept, fetchedAt, refreshMs, at } = plan;
+  return order.filter(
+    (dayId, i) =>
+      !backfilling ||
+      i === 0 ||
+      !kept.has(dayId) ||
+      (!walkingToday && at.getTime() - (fetchedAt.get(dayId) ?? 0) >= refreshMs),
+  );
+}
+
+/**
  * The summaries of `dayIds` (the current day first, see the worker's cycle), each kept in the store as
  * it arrives: the screens show a day's summary while its mirror is incomplete or differs.
  */

@@ -33,3 +33,17 @@ export const emptyReport = (at: Date): CycleReport => ({
   matchedDays: [],
   aborted: false,
 });
+
+/** Adds one page's report to a resource's totals: its requests and records summed, its outcome last. */
+export function addPage(
+  totals: CycleReport["resources"],
+  resource: SyncResource,
+  page: ResourceReport,
+): void {
+  const sum = totals[resource];
+  totals[resource] = {
+    ...page,
+    requests: page.requests + (sum?.requests ?? 0),
+    records: page.records + (sum?.records ?? 0),
+  };
+}

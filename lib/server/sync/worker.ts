@@ -17,7 +17,7 @@ import {
   walkingOrder,
 } from "./backfill";
 import { catalogSyncs } from "./catalog";
-import { DayChecksum, fetchSummaries } from "./checksum";
+import { DayChecksum, fetchSummaries, summariesDue } from "./checksum";
 import {
   errorFields,
   ResourceRun,
@@ -26,8 +26,9 @@ import {
   type SyncLogger,
   type SyncResource,
 } from "./context";
-import { type CycleReport, emptyReport, type ResourceReport } from "./cycle-report";
+import { addPage, type CycleReport, emptyReport, type ResourceReport } from "./cycle-report";
 import { QuotaPacer } from "./quota";
+import { pollIntervalMs, pollRequests, tailsOfPoll } from "./tail-schedule";
 import { syncTail } from "./tails";
 import { syncReviewQueue, syncTickets } from "./tickets";
 
@@ -69,13 +70,6 @@ export interface SyncWorkerOptions {
 /** What one step of the worker's loop did. */
 export type StepKind = "cycle" | "tail" | "backfill" | "idle";
 
-/**
- * Share of each read window (a minute, as the spec's limits are per minute) the walk of older days
- * leaves to the tail polls, which are spread over the window: the walk takes the rest.
- */
-const BACKFILL_TAIL_SHARE = 0.1;
-/** Requests of a tail poll on average: sales each time, top-ups and scans every third. */
-const REQUESTS_PER_POLL = 5 / 3;
 /** The least room a cycle is assumed to need (catalog, summaries, tickets, review, tails). */
 const MIN_CYCLE_REQUESTS = 8;
 
@@ -323,24 +317,18 @@ export class SyncWorker {
     return first !== null && !dayWalked(this.plan, first);
   }
 
-  /**
-   * The summaries this cycle fetches, the current day first. While a backfill runs, the days other
-   * than the current one are fetched when none is kept, then once per catalog refresh once today is
-   * walked (their figures change little, and every request goes to the backfill); afterwards every
-   * day, every cycle.
-   */
+  /** The summaries this cycle fetches (see summariesDue), the current day first. */
   private async fetchDueSummaries(run: ResourceRun, at: Date) {
-    const order = walkingOrder(await eventDays(this.db), this.now()).map((d) => d.id);
     const backfilling = nextPending(this.plan) !== null;
-    const refreshOthers = !this.walkingToday();
-    const kept = backfilling ? await daySummaries(this.db) : new Map();
-    const due = order.filter(
-      (dayId, i) =>
-        !backfilling ||
-        i === 0 ||
-        !kept.has(dayId) ||
-        (refreshOthers && at.getTime() - (this.summariesAt.get(dayId) ?? 0) >= this.catalogRefreshMs),
-    );
+    const due = summariesDue({
+      order: walkingOrder(await eventDays(this.db), this.now()).map((d) => d.id),
+      backfilling,
+      walkingToday: this.walkingToday(),
+      kept: backfilling ? new Set((await daySummaries(this.db)).keys()) : new Set(),
+      fetchedAt: this.summariesAt,
+      refreshMs: this.catalogRefreshMs,
+      at,
+    });
     const summaries = await fetchSummaries(this.ctx, run, due);
     for (const dayId of due) this.summariesAt.set(dayId, at.getTime());
     return summaries;
@@ -357,19 +345,13 @@ export class SyncWorker {
 
   /** The whole backfill in this cycle (the quota pausing it as needed), until done or a failure. */
   private async drainBackfill(report: CycleReport): Promise<void> {
-    const totals = new Map<SyncResource, ResourceReport>();
+    const totals: CycleReport["resources"] = {};
     for (let row = nextPending(this.plan); row; row = nextPending(this.plan)) {
       const ok = await this.backfillStep(row, report);
-      const page = report.resources[row.resource] as ResourceReport;
-      const sum = totals.get(row.resource);
-      totals.set(row.resource, {
-        ...page,
-        requests: page.requests + (sum?.requests ?? 0),
-        records: page.records + (sum?.records ?? 0),
-      });
+      addPage(totals, row.resource, report.resources[row.resource] as ResourceReport);
       if (!ok) break;
     }
-    Object.assign(report.resources, Object.fromEntries(totals));
+    Object.assign(report.resources, totals);
   }
 
   private async runAfterCycle(): Promise<void> {
@@ -384,27 +366,22 @@ export class SyncWorker {
       : Promise.resolve();
   }
 
-  /** Between two tail polls: while older days are walked, as many as their share of the window allows. */
   private pollIntervalMs(): number {
-    const limit = this.client.rateLimit("read")?.limit;
-    if (!nextPending(this.plan) || !limit) return this.tailIntervalMs;
-    const polls = Math.max(1, (limit * BACKFILL_TAIL_SHARE) / REQUESTS_PER_POLL);
-    return Math.max(this.tailIntervalMs, Math.ceil(60_000 / polls));
+    const backfilling = nextPending(this.plan) !== null;
+    return pollIntervalMs(this.tailIntervalMs, backfilling, this.client.rateLimit("read")?.limit);
   }
 
-  /** Requests the tail polls ask for from now until `until`: sales every poll, the other tails every third. */
+  /** Requests the tail polls ask for from now until `until`. */
   private pollRequestsUntil(until: number): number {
+    if (this.tailIntervalMs <= 0) return 0;
     const followed = tailResources.filter((r) => this.follows(r)).length;
-    if (this.tailIntervalMs <= 0 || followed === 0) return 0;
-    const polls = Math.ceil((until - this.now().getTime()) / this.pollIntervalMs());
-    return polls + Math.ceil(polls / 3) * (followed - 1); // sales each poll, the others every third
+    return pollRequests(until - this.now().getTime(), this.pollIntervalMs(), followed);
   }
 
   /** A tail poll between cycles: sales every time, top-ups and scans every third time. */
   private async pollTails(): Promise<void> {
     const report = emptyReport(this.now());
-    const tails = this.tailPolls++ % 3 === 0 ? tailResources : (["sales"] as const);
-    for (const tail of tails) {
+    for (const tail of tailsOfPoll(this.tailPolls++)) {
       if (!this.follows(tail) || !this.quota.hasRoom(1)) continue;
       await this.runResource(report, tail, async (run) => {
         run.lagSeconds = await syncTail(this.ctx, tail, run);
