@@ -7,12 +7,11 @@ import {
   DEMO_TOPUP_DEVICES,
   DEMO_TOPUP_PRESETS,
   DEMO_ZONES,
-  type DemoStand,
-  productById,
 } from "../seed/demo-catalog";
 import { Random } from "../seed/random";
-import type { Origin, SaleLine } from "../services/write-service";
+import type { Origin } from "../services/write-service";
 import { UNRESTRICTED } from "../store/sql";
+import { cartAt, sendBuffered, type Terminal } from "./offline-terminal";
 
 /**
  * The sandbox's terminals: bars, food and merch stands sell carts, top-up desks load wristbands
@@ -39,22 +38,6 @@ export interface SimulatorOptions {
    * running a few simulated minutes uses it to see terminals come back and sync.
    */
   maxOfflineMinutes?: number;
-}
-
-type Buffered =
-  | {
-      kind: "sale";
-      wristbandId: string;
-      lines: SaleLine[];
-      paymentMethod: "wristband" | "card" | "cash";
-      at: Date;
-    }
-  | { kind: "check_in"; ticketCode: string; nfc: string; uhf: string; at: Date };
-
-interface Terminal {
-  deviceId: string;
-  offlineUntil: Date | null;
-  buffer: Buffered[];
 }
 
 export interface SimulatorStats {
@@ -234,30 +217,9 @@ export class TerminalSimulator {
       terminal.offlineUntil = null;
       const buffer = terminal.buffer.splice(0);
       for (const event of buffer) {
-        const origin: Origin = { occurredAt: event.at, createdAt: now, deviceId: terminal.deviceId };
-        await this.services.db.transaction(async (tx) => {
-          if (event.kind === "sale") {
-            await this.services.writes.recordSale(
-              tx,
-              {
-                wristbandId: event.wristbandId,
-                lines: event.lines,
-                paymentMethod: event.paymentMethod,
-                online: false,
-              },
-              origin,
-            );
-            this.stats.offlineSales++;
-          } else {
-            const result = await this.services.writes
-              .syncOfflineCheckIn(tx, event.ticketCode, { nfc: event.nfc, uhf: event.uhf }, origin)
-              .catch((err) => {
-                if (err instanceof ApiError) return "rejected" as const;
-                throw err;
-              });
-            if (result === "pending_review") this.stats.reviewPairs++;
-          }
-        });
+        const outcome = await sendBuffered(this.services, terminal.deviceId, event, now);
+        if (outcome === "offline_sale") this.stats.offlineSales++;
+        if (outcome === "review_pair") this.stats.reviewPairs++;
       }
       if (buffer.length)
         this.options.log?.(`simulator: ${terminal.deviceId} synced ${buffer.length} offline records`);
@@ -269,30 +231,6 @@ export class TerminalSimulator {
     return terminal.offlineUntil && terminal.offlineUntil > now ? terminal : null;
   }
 
-  private cart(stand: DemoStand): SaleLine[] {
-    const count = this.rng.int(1, 3);
-    const lines = new Map<string, SaleLine>();
-    for (let i = 0; i < count; i++) {
-      const pick = this.rng.weighted(
-        stand.products,
-        stand.products.map((p) => p.weight),
-      );
-      const product = productById.get(pick.productId)!;
-      const line = lines.get(product.id) ?? {
-        product_id: product.id,
-        name: product.name,
-        quantity: 0,
-        unit_price: product.unitPrice,
-        included_quantity: 0,
-        tax_type: product.taxType,
-        rate: product.taxRate,
-      };
-      line.quantity += this.rng.chance(0.2) ? 2 : 1;
-      lines.set(product.id, line);
-    }
-    return [...lines.values()];
-  }
-
   private async sale(now: Date) {
     const stand = this.rng.weighted(
       DEMO_STANDS,
@@ -300,7 +238,7 @@ export class TerminalSimulator {
     );
     const wristband = this.anyWristband();
     if (!wristband) return;
-    const lines = this.cart(stand);
+    const lines = cartAt(this.rng, stand);
     const paymentMethod = this.rng.chance(0.9) ? "wristband" : this.rng.chance(0.7) ? "card" : "cash";
     const terminal = this.offline(stand.deviceId, now);
     if (terminal) {
