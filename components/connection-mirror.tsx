@@ -5,6 +5,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { dayShare, ProgressBar, useEtaText } from "@/components/ui/mirror-status";
 import { Panel } from "@/components/ui/panel";
+import { useResourceNames } from "@/components/ui/resource-names";
 import type { MirrorProgress } from "@/lib/shared/api/live";
 import { formatCount } from "@/lib/shared/format/number";
 
@@ -22,6 +23,7 @@ export function MirrorPanel({
 }) {
   const t = useTranslations("connectionMirror");
   const tm = useTranslations("mirror");
+  const resources = useResourceNames();
   const locale = useIntlLocale();
   const eta = useEtaText();
   const dayName = (id: string | null) => mirror.days.find((d) => d.day_id === id)?.name ?? "—";
@@ -54,7 +56,7 @@ export function MirrorPanel({
         rows={mirror.resources.map((r) => ({
           key: r.resource,
           cells: [
-            r.resource,
+            resources.name(r.resource),
             stateText(r),
             r.days ? t("daysOf", { walked: r.days_walked, days: r.days }) : "—",
             formatCount(r.records, locale),

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { DataTable } from "@/components/ui/data-table";
 import { Field, Fields } from "@/components/ui/fields";
 import { Panel } from "@/components/ui/panel";
+import { useResourceNames } from "@/components/ui/resource-names";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
 import { ConnectionReport } from "@/lib/shared/api/connection";
@@ -13,6 +14,7 @@ import { MirrorPanel } from "./connection-mirror";
 
 export function ConnectionView() {
   const t = useTranslations("connection");
+  const resources = useResourceNames();
   const query = useQuery({
     queryKey: ["connection"],
     queryFn: () => fetchJson("/api/connection", ConnectionReport),
@@ -93,7 +95,7 @@ export function ConnectionView() {
           rows={sync.resources.map((r) => ({
             key: r.resource,
             cells: [
-              r.resource,
+              resources.name(r.resource),
               time(r.lastSuccessAt),
               r.lagSeconds === null ? "—" : `${Math.round(r.lagSeconds)} s`,
               r.requestsUsed,
@@ -117,7 +119,7 @@ export function ConnectionView() {
           <ul className="space-y-1 text-sm">
             {sync.errors.map((e) => (
               <li key={`${e.at}-${e.resource}-${e.requestId}`}>
-                {time(e.at)} · {e.resource} · {e.status ?? "—"} {e.code}: {e.message}
+                {time(e.at)} · {resources.name(e.resource)} · {e.status ?? "—"} {e.code}: {e.message}
                 {e.requestId && <span className="font-mono">{t("request", { id: e.requestId })}</span>}
               </li>
             ))}

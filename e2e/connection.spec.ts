@@ -12,6 +12,9 @@ test("the connection screen shows the key's environment, scopes and the sync sta
   await expect(page.getByText("none (the whole event)")).toBeVisible();
   const table = page.getByRole("table", { name: "Sync status per resource" });
   await expect(table.getByRole("rowheader", { name: "sales", exact: true })).toBeVisible();
+  // Resources are named in words, not by the worker's ids.
+  await expect(table.getByRole("rowheader", { name: "review queue", exact: true })).toBeVisible();
+  await expect(table.getByRole("rowheader", { name: "review_wristbands" })).toHaveCount(0);
   // The worker mirrors the sandbox within a cycle or two.
   await expect(page.getByText(/Worker .*: \d+ cycles/)).toBeVisible({ timeout: 60_000 });
 });

@@ -14,6 +14,7 @@ import { HourlySalesTable, LateByTerminalTable } from "../ui/breakdown-tables";
 import { eventFormat } from "../ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
 import { RecordsNote } from "../ui/mirror-status";
+import { useResourceNames } from "../ui/resource-names";
 import { ForecastPanel } from "./forecast-panel";
 
 export function OverviewView() {
@@ -188,6 +189,7 @@ export function OverviewView() {
 
 function SyncHealth({ report, time }: { report: OverviewReport; time: (at: string) => string }) {
   const t = useTranslations("overview");
+  const resources = useResourceNames();
   const { sync, as_of } = report;
   return (
     <Panel id="sync-heading" title={sync.healthy ? t("syncTitleHealthy") : t("syncTitleAttention")}>
@@ -203,8 +205,8 @@ function SyncHealth({ report, time }: { report: OverviewReport; time: (at: strin
             state: sync.worker_stale === null ? t("neverRan") : sync.worker_stale ? t("stale") : t("running"),
           })}
         </li>
-        {sync.failing.length > 0 && <li>{t("failing", { resources: sync.failing.join(", ") })}</li>}
-        {sync.pending.length > 0 && <li>{t("pending", { resources: sync.pending.join(", ") })}</li>}
+        {sync.failing.length > 0 && <li>{t("failing", { resources: resources.list(sync.failing) })}</li>}
+        {sync.pending.length > 0 && <li>{t("pending", { resources: resources.list(sync.pending) })}</li>}
         {sync.days_mismatched.length > 0 && (
           <li>{t("mismatched", { days: sync.days_mismatched.join(", ") })}</li>
         )}

@@ -7,6 +7,7 @@ import type { DayFigures, LiveContext } from "@/lib/shared/api/live";
 import { eventFormat } from "./event-format";
 import { useIntlLocale } from "./locale-format";
 import { FiguresMark, MirrorBanner, UpdatedAgo } from "./mirror-status";
+import { useResourceNames } from "./resource-names";
 
 /** "Data as of HH:MM:SS" (the sales sync's last success, in the event zone) and the sync's health. */
 export function AsOf({
@@ -19,11 +20,12 @@ export function AsOf({
   updatedAt?: number;
 }) {
   const t = useTranslations("report");
+  const resources = useResourceNames();
   const { time } = eventFormat(ctx, useIntlLocale());
   const problems = [
     ...(ctx.sync.worker_stale ? [t("workerStale")] : []),
-    ...(ctx.sync.failing.length ? [t("failing", { resources: ctx.sync.failing.join(", ") })] : []),
-    ...(ctx.sync.pending.length ? [t("pending", { resources: ctx.sync.pending.join(", ") })] : []),
+    ...(ctx.sync.failing.length ? [t("failing", { resources: resources.list(ctx.sync.failing) })] : []),
+    ...(ctx.sync.pending.length ? [t("pending", { resources: resources.list(ctx.sync.pending) })] : []),
   ];
   return (
     <div
