@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Ticket, Topup } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
+import { seededRandom } from "@/lib/testing/fake-clock";
 import { insertEventDays, saleRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
-import { upsertSales, upsertTopups } from "../store/mirror";
+import { deleteDayRecordsNotIn, upsertSales, upsertTickets, upsertTopups } from "../store/mirror";
 import { topupsDayReport } from "./reports";
 import { liabilityOf } from "./topup-insights";
 
@@ -117,5 +119,110 @@ describe("top-up insights", () => {
     expect(liabilityOf([{ id: "d", name: "D" }], [])).toEqual([
       { day_id: "d", name: "D", loaded: 0, withdrawn: 0, spent: 0, unspent: 0, share: null },
     ]);
+  });
+});
+
+describe("paid top-ups by ticket type, kept by the mirror's triggers", () => {
+  /** The read-time join the kept table replaced: each top-up's wristband, the first ticket naming it. */
+  const joined = `select t.day_id, coalesce((select k.ticket_type_id from m_tickets k
+      where (k.data->'wristband'->>'id') = t.wristband_id order by k.id limit 1), '') as ticket_type_id,
+      count(*)::float8 as count, sum(t.amount)::float8 as amount
+    from m_topups t where t.status = 'completed' and t.direction = 'topup' and t.nature = 'paid'
+    group by 1, 2 order by 1, 2`;
+  const kept = `select day_id, ticket_type_id, count::float8 as count, amount::float8 as amount
+    from a_topups_ticket_type order by 1, 2`;
+
+  it("equal the join of every top-up with its wristband's ticket, whatever order tickets and top-ups arrive in", async () => {
+    const store = await openTestDashboardStore();
+    try {
+      await insertEventDays(store, DAYS);
+      const r = seededRandom(20261125);
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)] as T;
+      const wristbands = Array.from({ length: 25 }, (_, i) => `wb_${i}`);
+      const topups = new Map<string, Topup>();
+      const tickets = new Map<string, Ticket>();
+      let clock = Date.parse("2026-07-10T12:00:00Z");
+      let moves = 0;
+      for (let round = 0; round < 60; round++) {
+        await store.transaction(async (tx) => {
+          // Top-ups: new ones, and re-sends of known ones whose status changed.
+          const page: Topup[] = [];
+          for (let i = 0, n = Math.floor(r() * 12); i < n; i++) {
+            const day = pick(["day_1", "day_2"]);
+            page.push({
+              ...topupRecord({ device: "topup-01", day, occurred: new Date(clock).toISOString() }),
+              wristband_id: pick(wristbands),
+              amount: 500 + Math.floor(r() * 50) * 100,
+              direction: r() < 0.85 ? "topup" : "withdraw",
+              nature: pick(["paid", "paid", "paid", "bonus"]),
+              status: r() < 0.9 ? "completed" : "failed",
+            } as Topup);
+          }
+          for (const known of [...topups.values()].filter(() => r() < 0.04))
+            page.push({ ...known, status: known.status === "completed" ? "failed" : "completed" });
+          const unique = [...new Map(page.map((t) => [t.id, t])).values()];
+          await upsertTopups(tx, unique);
+          for (const t of unique) topups.set(t.id, t);
+
+          // Tickets: new ones, and changes of known ones (another wristband, another type, none).
+          const changed: Ticket[] = [];
+          for (let i = 0, n = Math.floor(r() * 5); i < n; i++) {
+            const known = r() < 0.5 && tickets.size ? pick([...tickets.values()]) : null;
+            const id = known?.id ?? `tk_${round}_${i}`;
+            const wristband = r() < 0.15 ? null : { id: pick(wristbands), nfc: "NFC", uhf: null };
+            changed.push({
+              id,
+              code: id,
+              status: wristband ? "used" : "active",
+              ticket_type: { id: pick(["tt_gen", "tt_vip", "tt_day"]), name: "" },
+              attendee: { name: `Guest ${id}` },
+              wristband,
+              updated_at: new Date(clock).toISOString(),
+            } as unknown as Ticket);
+            if (known) moves++;
+          }
+          const uniqueTickets = [...new Map(changed.map((t) => [t.id, t])).values()];
+          await upsertTickets(tx, uniqueTickets);
+          for (const t of uniqueTickets) tickets.set(t.id, t);
+        });
+        if (round % 7 === 3 && tickets.size) {
+          const gone = pick([...tickets.keys()]);
+          await store.query("delete from m_tickets where id = $1", [gone]);
+          tickets.delete(gone);
+        }
+        if (round % 9 === 8) {
+          // A re-walk of a day keeps part of what the mirror holds.
+          const keep = [...topups.values()].filter((t) => t.day_id === "day_1" && r() < 0.7);
+          await deleteDayRecordsNotIn(
+            store,
+            "m_topups",
+            "day_1",
+            keep.map((t) => t.id),
+          );
+          for (const t of [...topups.values()])
+            if (t.day_id === "day_1" && !keep.includes(t)) topups.delete(t.id);
+        }
+        clock += 60_000;
+        expect(await store.query(kept), `round ${round}`).toEqual(await store.query(joined));
+      }
+      expect(moves).toBeGreaterThan(20);
+      const types = await store.query<{ ticket_type_id: string }>(kept);
+      expect(new Set(types.map((t) => t.ticket_type_id))).toEqual(
+        new Set(["", "tt_gen", "tt_vip", "tt_day"]),
+      );
+
+      // The whole rebuild gives the same rows.
+      const before = await store.query(kept);
+      await store.query("select live_recompute_aggregates()");
+      expect(await store.query(kept)).toEqual(before);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("holds the fixture's paid top-ups under their tickets' types", async () => {
+    const rows = await db.query(kept);
+    expect(rows).toEqual(await db.query(joined));
+    expect(rows.length).toBeGreaterThan(0);
   });
 });

@@ -108,12 +108,10 @@ export function zones(db: Queryable) {
 /** A day's paid top-ups per ticket type of the wristband's ticket (null: no ticket known for it). */
 export function paidTopupsByTicketType(db: Queryable, dayId: string) {
   return db.query<{ ticket_type: string | null; count: number; amount: number }>(
-    `select tt.name as ticket_type, count(*)::float8 as count, sum(t.amount)::float8 as amount
-     from m_topups t
-     left join m_tickets k on (k.data->'wristband'->>'id') = t.wristband_id
-     left join m_ticket_types tt on tt.id = k.ticket_type_id
-     where t.day_id = $1 and t.status = 'completed' and t.direction = 'topup' and t.nature = 'paid'
-     group by 1 order by 3 desc`,
+    `select tt.name as ticket_type, sum(a.count)::float8 as count, sum(a.amount)::float8 as amount
+     from a_topups_ticket_type a left join m_ticket_types tt on tt.id = a.ticket_type_id
+     where a.day_id = $1
+     group by 1 order by 3 desc, 1 nulls last`,
     [dayId],
   );
 }

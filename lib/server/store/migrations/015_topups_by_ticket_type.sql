@@ -1,0 +1,149 @@
+-- Paid top-ups by the ticket type of their wristband's ticket (Top-up flows), kept like the other
+-- aggregates instead of joined at read time: the join read every paid top-up of the day (tens of
+-- thousands at a large event) on each refresh of each screen.
+--
+-- m_wristband_ticket_type says what type each wristband counts under (the type of the ticket that
+-- names it; the first by id should two name it). The triggers keep two things true after every
+-- statement: that table equals what m_tickets says, and a_topups_ticket_type equals the completed
+-- paid top-ups of m_topups grouped by day and by that type ('' for a wristband without a known
+-- ticket: top-ups often reach the mirror before their ticket does). When a ticket names another
+-- wristband or changes type, that wristband's top-ups move between groups.
+
+-- Also the wristband page's top-ups (newest first), which scanned m_topups.
+create index m_topups_wristband on m_topups (wristband_id, occurred_at desc);
+
+create table m_wristband_ticket_type (
+  wristband_id text primary key,
+  ticket_type_id text not null
+);
+
+create table a_topups_ticket_type (
+  day_id text not null,
+  ticket_type_id text not null,
+  count bigint not null,
+  amount bigint not null,
+  primary key (day_id, ticket_type_id)
+);
+
+create function live_apply_topup_types(rows m_topups[], sign integer) returns void language plpgsql as $$
+begin
+  insert into a_topups_ticket_type as a (day_id, ticket_type_id, count, amount)
+    select t.day_id, coalesce(w.ticket_type_id, ''), sign * count(*), sign * sum(t.amount)
+    from unnest(rows) t left join m_wristband_ticket_type w on w.wristband_id = t.wristband_id
+    where t.status = 'completed' and t.direction = 'topup' and t.nature = 'paid'
+    group by 1, 2
+  on conflict (day_id, ticket_type_id) do update set count = a.count + excluded.count,
+    amount = a.amount + excluded.amount;
+  delete from a_topups_ticket_type where count = 0;
+end $$;
+
+create function live_topup_types_changed() returns trigger language plpgsql as $$
+begin
+  if TG_OP in ('UPDATE', 'DELETE') then
+    perform live_apply_topup_types(array(select row(o.*)::m_topups from old_rows o), -1);
+  end if;
+  if TG_OP in ('INSERT', 'UPDATE') then
+    perform live_apply_topup_types(array(select row(n.*)::m_topups from new_rows n), 1);
+  end if;
+  return null;
+end $$;
+
+create trigger live_topup_types_ins after insert on m_topups referencing new table as new_rows
+  for each statement execute function live_topup_types_changed();
+create trigger live_topup_types_upd after update on m_topups referencing old table as old_rows new table as new_rows
+  for each statement execute function live_topup_types_changed();
+create trigger live_topup_types_del after delete on m_topups referencing old table as old_rows
+  for each statement execute function live_topup_types_changed();
+
+-- The type a wristband counts under, from m_tickets as it is now (null: no ticket names it).
+create function live_wristband_type(wristband text) returns text language sql stable as $$
+  select k.ticket_type_id from m_tickets k
+  where (k.data->'wristband'->>'id') = wristband order by k.id limit 1
+$$;
+
+-- Brings the wristbands `ids` up to date: their top-ups move from the type they counted under to
+-- the one m_tickets gives them now, then the mapping follows.
+create function live_retype_wristbands(ids text[]) returns void language plpgsql as $$
+begin
+  with now_types as (
+    select w.id as wristband_id, coalesce(live_wristband_type(w.id), '') as new_type
+    from (select distinct id from unnest(ids) as u(id) where id is not null) w
+  ),
+  changed as (
+    select n.wristband_id, coalesce(m.ticket_type_id, '') as old_type, n.new_type
+    from now_types n left join m_wristband_ticket_type m on m.wristband_id = n.wristband_id
+    where coalesce(m.ticket_type_id, '') <> n.new_type
+  ),
+  moved as (
+    select t.day_id, c.old_type, c.new_type, count(*) as n, sum(t.amount) as amount
+    from changed c join m_topups t on t.wristband_id = c.wristband_id
+    where t.status = 'completed' and t.direction = 'topup' and t.nature = 'paid'
+    group by 1, 2, 3
+  )
+  insert into a_topups_ticket_type as a (day_id, ticket_type_id, count, amount)
+    select day_id, ticket_type_id, sum(n)::bigint, sum(amount)::bigint from (
+      select day_id, old_type as ticket_type_id, -n as n, -amount as amount from moved
+      union all
+      select day_id, new_type, n, amount from moved
+    ) d group by 1, 2
+  on conflict (day_id, ticket_type_id) do update set count = a.count + excluded.count,
+    amount = a.amount + excluded.amount;
+  delete from a_topups_ticket_type where count = 0;
+
+  delete from m_wristband_ticket_type m where m.wristband_id = any(ids);
+  insert into m_wristband_ticket_type (wristband_id, ticket_type_id)
+    select w.id, live_wristband_type(w.id)
+    from (select distinct id from unnest(ids) as u(id) where id is not null) w
+    where live_wristband_type(w.id) is not null;
+end $$;
+
+create function live_tickets_changed() returns trigger language plpgsql as $$
+declare
+  ids text[] := '{}';
+begin
+  if TG_OP in ('UPDATE', 'DELETE') then
+    ids := ids || array(select o.data->'wristband'->>'id' from old_rows o);
+  end if;
+  if TG_OP in ('INSERT', 'UPDATE') then
+    ids := ids || array(select n.data->'wristband'->>'id' from new_rows n);
+  end if;
+  perform live_retype_wristbands(ids);
+  return null;
+end $$;
+
+create trigger live_tickets_ins after insert on m_tickets referencing new table as new_rows
+  for each statement execute function live_tickets_changed();
+create trigger live_tickets_upd after update on m_tickets referencing old table as old_rows new table as new_rows
+  for each statement execute function live_tickets_changed();
+create trigger live_tickets_del after delete on m_tickets referencing old table as old_rows
+  for each statement execute function live_tickets_changed();
+
+-- The whole rebuild (tests compare; repairs) covers the new tables too.
+create or replace function live_recompute_aggregates() returns void language plpgsql as $$
+begin
+  delete from a_sales_hour;
+  delete from a_sales_product;
+  delete from a_sales_device;
+  delete from a_sales_payment;
+  delete from a_sales_tax;
+  delete from a_sales_late;
+  delete from a_topups_hour;
+  delete from a_scans_hour;
+  delete from a_topups_ticket_type;
+  delete from m_wristband_ticket_type;
+  insert into m_wristband_ticket_type (wristband_id, ticket_type_id)
+    select distinct on (k.data->'wristband'->>'id') k.data->'wristband'->>'id', k.ticket_type_id
+    from m_tickets k where k.data->'wristband'->>'id' is not null
+    order by k.data->'wristband'->>'id', k.id;
+  perform live_apply_sales(array(select s from m_sales s), 1);
+  perform live_apply_topups(array(select t from m_topups t), 1);
+  perform live_apply_topup_types(array(select t from m_topups t), 1);
+  perform live_apply_scans(array(select s from m_scans s), 1);
+end $$;
+
+-- A store mirrored before this migration: its top-ups and tickets as they are.
+insert into m_wristband_ticket_type (wristband_id, ticket_type_id)
+  select distinct on (k.data->'wristband'->>'id') k.data->'wristband'->>'id', k.ticket_type_id
+  from m_tickets k where k.data->'wristband'->>'id' is not null
+  order by k.data->'wristband'->>'id', k.id;
+select live_apply_topup_types(array(select t from m_topups t), 1);
