@@ -8,6 +8,7 @@ import {
   syncHarness,
 } from "@/lib/testing/sync-harness";
 import { backfillRows } from "../store/backfill";
+import { tailTables } from "../store/mirror";
 import { tailStartOf } from "./backfill";
 import { SyncWorker } from "./worker";
 
@@ -53,7 +54,7 @@ describe("the first mirror, today first", () => {
   it("walks the current day first, then the days before it newest first, a record twice only where a day's walk meets the tail", async () => {
     const h = await setup({ seed: 21 });
     const [d1, d2, d3] = h.up.days; // the fake clock stands in day 3
-    await h.worker.runOnce();
+    const report = await h.worker.runOnce();
     await expectMirrorEqualsUpstream(h.db, h.up);
     const rows = await backfillRows(h.db);
     for (const [path, resource] of [
@@ -62,6 +63,14 @@ describe("the first mirror, today first", () => {
       ["/checkins", "scans"],
     ] as const) {
       expect(dayOrder(h, path), path).toEqual([d3.id, d2.id, d1.id]);
+      // The cycle's report counts the walk's pages and the tail's together.
+      const mirrored = (await ids(h.db, tailTables[resource])).length;
+      const listed = h.traffic.requests.filter((r) => r.path === path).length;
+      expect(report.resources[resource]?.requests, path).toBe(listed);
+      expect(report.resources[resource]?.records, path).toBeGreaterThanOrEqual(mirrored);
+      expect(report.resources[resource]?.records, path).toBeLessThanOrEqual(
+        mirrored + h.traffic.repeated(path).length,
+      );
       // A record listed twice can only be one above the tail's start that an older day's last page
       // also held (that page is where the day's walk stops): never one the walks had between them.
       const start = tailStartOf(rows, resource) as string;

@@ -34,16 +34,16 @@ export const emptyReport = (at: Date): CycleReport => ({
   aborted: false,
 });
 
-/** Adds one page's report to a resource's totals: its requests and records summed, its outcome last. */
-export function addPage(
-  totals: CycleReport["resources"],
-  resource: SyncResource,
-  page: ResourceReport,
-): void {
-  const sum = totals[resource];
-  totals[resource] = {
-    ...page,
-    requests: page.requests + (sum?.requests ?? 0),
-    records: page.records + (sum?.records ?? 0),
+/**
+ * Adds one run of a resource to the cycle's report: requests and records summed, failed if any run
+ * failed (the latest failure's error).
+ */
+export function addRun(report: CycleReport, resource: SyncResource, run: ResourceReport): void {
+  const sum = report.resources[resource];
+  report.resources[resource] = {
+    ok: (sum?.ok ?? true) && run.ok,
+    requests: run.requests + (sum?.requests ?? 0),
+    records: run.records + (sum?.records ?? 0),
+    ...(run.error ? { error: run.error } : sum?.error ? { error: sum.error } : {}),
   };
 }

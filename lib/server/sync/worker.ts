@@ -26,7 +26,7 @@ import {
   type SyncLogger,
   type SyncResource,
 } from "./context";
-import { addPage, type CycleReport, emptyReport, type ResourceReport } from "./cycle-report";
+import { addRun, type CycleReport, emptyReport } from "./cycle-report";
 import { QuotaPacer } from "./quota";
 import { pollIntervalMs, pollRequests, tailsOfPoll } from "./tail-schedule";
 import { syncTail } from "./tails";
@@ -345,13 +345,8 @@ export class SyncWorker {
 
   /** The whole backfill in this cycle (the quota pausing it as needed), until done or a failure. */
   private async drainBackfill(report: CycleReport): Promise<void> {
-    const totals: CycleReport["resources"] = {};
-    for (let row = nextPending(this.plan); row; row = nextPending(this.plan)) {
-      const ok = await this.backfillStep(row, report);
-      addPage(totals, row.resource, report.resources[row.resource] as ResourceReport);
-      if (!ok) break;
-    }
-    Object.assign(report.resources, totals);
+    for (let row = nextPending(this.plan); row; row = nextPending(this.plan))
+      if (!(await this.backfillStep(row, report))) break;
   }
 
   private async runAfterCycle(): Promise<void> {
@@ -413,12 +408,13 @@ export class SyncWorker {
 
   private async finish(report: CycleReport, resource: SyncResource, run: ResourceRun): Promise<boolean> {
     const ok = run.error === null;
-    report.resources[resource] = {
+    // A resource may run more than once in a cycle (its backfill pages, then its tail): summed.
+    addRun(report, resource, {
       ok,
       requests: run.requests,
       records: run.records,
       ...(ok ? {} : { error: errorFields(run.error) }),
-    };
+    });
     await saveResourceOutcome(this.db, {
       resource,
       at: this.now(),
