@@ -24,6 +24,8 @@ const MONEY = new Set([
   "lowest",
 ]);
 const INSTANTS = new Set(["signed_at", "paused_until"]);
+/** Figures an alert raised before they were recorded lacks: their sentence reads as it did then. */
+const EARLIER_FIGURES: AlertFigures = { normal_from: "today" };
 
 /** An alert's figures as the values of its sentence. */
 function useFigureValues(view: AlertsView) {
@@ -31,7 +33,7 @@ function useFigureValues(view: AlertsView) {
   const time = useTimeText(view.time_zone);
   return (figures: AlertFigures) =>
     Object.fromEntries(
-      Object.entries(figures).map(([k, v]) => {
+      Object.entries({ ...EARLIER_FIGURES, ...figures }).map(([k, v]) => {
         if (v === null) return [k, "—"];
         if (MONEY.has(k) && typeof v === "number") return [k, formatMoney(v, view.currency, locale)];
         if (INSTANTS.has(k) && typeof v === "string") return [k, time(v)];

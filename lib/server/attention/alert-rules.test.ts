@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type AttentionFacts, alertChanges, alertConditions, isRefundSpike } from "./alert-rules";
+import {
+  type AttentionFacts,
+  alertChanges,
+  alertConditions,
+  isRefundSpike,
+  normalRefunds,
+} from "./alert-rules";
 import { DEFAULT_ATTENTION } from "./terminal-rules";
 
 const MIN = 60_000;
@@ -122,14 +128,35 @@ describe("alert rules", () => {
 
   it("refunds above three times the day's normal rate over 15 minutes, at one terminal and overall", () => {
     // 16 refunds over 4 hours before: 1 per 15 minutes. 3 in the window: below the minimum of 5.
-    const base = { subject: "refund-01", before: 16, beforeMs: 4 * 60 * MIN };
+    const base = { subject: "refund-01", before: 16, beforeMs: 4 * 60 * MIN, earlier: 0, earlierMs: 0 };
     expect(isRefundSpike({ ...base, window: 3 })).toBe(false);
     expect(isRefundSpike({ ...base, before: 160, window: 12 })).toBe(false); // 10 per window normally
     expect(isRefundSpike({ ...base, window: 6 })).toBe(true);
-    // the first minutes of a day: nothing before, a burst of five is a spike
-    expect(isRefundSpike({ subject: "*", before: 0, beforeMs: 0, window: 5 })).toBe(true);
     const [alert] = alertConditions(facts({ refunds: [{ ...base, window: 6 }] }), DEFAULT_ATTENTION);
-    expect(alert).toMatchObject({ kind: "refund_spike", figures: { refunds_15_min: 6, normal_15_min: 1 } });
+    expect(alert).toMatchObject({
+      kind: "refund_spike",
+      figures: { refunds_15_min: 6, normal_15_min: 1, normal_from: "today" },
+    });
+  });
+
+  it("in the first hour of a day, refunds are compared with the earlier days' rate", () => {
+    // Two earlier nights of 18 hours with 432 refunds: 3 per 15 minutes.
+    const earlier = { earlier: 432, earlierMs: 2 * 18 * 60 * MIN };
+    const opening = { subject: "*", before: 0, beforeMs: 0, ...earlier };
+    expect(normalRefunds({ ...opening, window: 9 })).toEqual({ per15Min: 3, from: "earlier_days" });
+    expect(isRefundSpike({ ...opening, window: 9 })).toBe(false); // the opening rush at the usual pace
+    expect(isRefundSpike({ ...opening, window: 10 })).toBe(true);
+    // Forty minutes in, still the earlier days; an hour in, the day's own rate.
+    expect(normalRefunds({ ...opening, before: 1, beforeMs: 40 * MIN, window: 9 }).from).toBe("earlier_days");
+    expect(normalRefunds({ ...opening, before: 8, beforeMs: 60 * MIN, window: 9 })).toEqual({
+      per15Min: 2,
+      from: "today",
+    });
+    const [alert] = alertConditions(facts({ refunds: [{ ...opening, window: 12 }] }), DEFAULT_ATTENTION);
+    expect(alert).toMatchObject({ figures: { normal_15_min: 3, normal_from: "earlier_days" } });
+    // The first minutes of the first day: no rate known, a burst of five is a spike.
+    expect(isRefundSpike({ ...opening, earlier: 0, earlierMs: 0, window: 5 })).toBe(true);
+    expect(isRefundSpike({ ...opening, earlier: 0, earlierMs: 0, window: 4 })).toBe(false);
   });
 
   it("wristbands seen below zero in the last hour, with the lowest balance", () => {

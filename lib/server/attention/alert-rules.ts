@@ -12,6 +12,8 @@ export const REFUND_WINDOW_MS = 15 * 60_000;
 /** Fewer refunds than this in the window never make a spike (a quiet desk's two refunds are not one). */
 export const REFUND_SPIKE_MIN = 5;
 const REFUND_SPIKE_FACTOR = 3;
+/** Less of the day than this before the window: its refund rate is not known yet. */
+export const REFUND_HISTORY_MS = 60 * 60_000;
 const REVIEW_WAIT_MS = 60 * 60_000;
 
 export interface TerminalFacts {
@@ -31,6 +33,9 @@ export interface RefundFacts {
   before: number;
   /** Time of today before the window (ms). */
   beforeMs: number;
+  /** Refunds of the days before today, and their opening time (ms; 0 on the first day). */
+  earlier: number;
+  earlierMs: number;
 }
 
 export interface AttentionFacts {
@@ -167,13 +172,24 @@ function syncConditions(f: AttentionFacts): AlertCondition[] {
 }
 
 /**
+ * The normal refunds of 15 minutes: the day's rate before the window, or while the day has had less
+ * than REFUND_HISTORY_MS of it (its opening rush is not a rate yet), the earlier days' rate.
+ */
+export function normalRefunds(r: RefundFacts): { per15Min: number; from: "today" | "earlier_days" } {
+  const earlier = r.beforeMs < REFUND_HISTORY_MS && r.earlierMs > 0;
+  const [refunds, ms] = earlier ? [r.earlier, r.earlierMs] : [r.before, r.beforeMs];
+  return {
+    per15Min: ms > 0 ? (refunds * REFUND_WINDOW_MS) / ms : 0,
+    from: earlier ? "earlier_days" : "today",
+  };
+}
+
+/**
  * A refund spike: at least REFUND_SPIKE_MIN refunds in the last 15 minutes, more than three times
- * the day's normal rate before them (a day with none before: any such burst).
+ * the normal rate (normalRefunds; the first hour of the first day, none: any such burst).
  */
 export function isRefundSpike(r: RefundFacts): boolean {
-  if (r.window < REFUND_SPIKE_MIN) return false;
-  const normalPerWindow = r.beforeMs > 0 ? (r.before * REFUND_WINDOW_MS) / r.beforeMs : 0;
-  return r.window > REFUND_SPIKE_FACTOR * normalPerWindow;
+  return r.window >= REFUND_SPIKE_MIN && r.window > REFUND_SPIKE_FACTOR * normalRefunds(r).per15Min;
 }
 
 function refundConditions(f: AttentionFacts): AlertCondition[] {
@@ -184,7 +200,8 @@ function refundConditions(f: AttentionFacts): AlertCondition[] {
     figures: {
       device_id: r.subject === "*" ? null : r.subject,
       refunds_15_min: r.window,
-      normal_15_min: r.beforeMs > 0 ? Math.round(((r.before * REFUND_WINDOW_MS) / r.beforeMs) * 10) / 10 : 0,
+      normal_15_min: Math.round(normalRefunds(r).per15Min * 10) / 10,
+      normal_from: normalRefunds(r).from,
     },
     link: r.subject === "*" ? "/topups" : `/terminals/${encodeURIComponent(r.subject)}`,
   }));

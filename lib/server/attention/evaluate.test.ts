@@ -265,6 +265,40 @@ describe("states and alerts after each cycle", () => {
     expect(spikes.sort()).toEqual(["*", "refund-01"]);
   });
 
+  it("at the opening of a night, refunds at the earlier nights' pace are no spike; more than three times that pace is", async () => {
+    const store = await openTestDashboardStore();
+    try {
+      await insertEventDays(store, DAYS);
+      const withdrawals = (device: string, day: string, from: Date, count: number, everyMin: number) =>
+        upsertTopups(
+          store,
+          Array.from({ length: count }, (_, i) =>
+            topupRecord({
+              device,
+              day,
+              occurred: new Date(from.getTime() + i * everyMin * MIN),
+              direction: "withdraw",
+            }),
+          ),
+        );
+      // Night 1 (18 hours): a refund desk returning money every 2.5 minutes, 6 in 15 minutes.
+      await withdrawals("refund-01", "day_1", at(DAYS[0].starts_at), 432, 2.5);
+      // Night 2 opens: 8 refunds in its first 10 minutes is that desk's usual pace.
+      const opening = at(DAYS[1].starts_at);
+      await withdrawals("refund-01", "day_2", opening, 8, 1.25);
+      await evaluateAttention(store, DEFAULT_ATTENTION, at(DAYS[1].starts_at, 10));
+      expect((await openAlerts(store)).filter((a) => a.kind === "refund_spike")).toEqual([]);
+      // Fourteen more in the next five minutes: over 20 in 15 minutes, more than three times the usual.
+      await withdrawals("refund-01", "day_2", at(DAYS[1].starts_at, 10), 14, 0.35);
+      await evaluateAttention(store, DEFAULT_ATTENTION, at(DAYS[1].starts_at, 15.5));
+      const spikes = (await openAlerts(store)).filter((a) => a.kind === "refund_spike");
+      expect(spikes.map((a) => a.subject).sort()).toEqual(["*", "refund-01"]);
+      expect(spikes[0].figures).toMatchObject({ normal_15_min: 6, normal_from: "earlier_days" });
+    } finally {
+      await store.close();
+    }
+  });
+
   it("a wristband seen below zero by a top-up that just arrived opens the negative-balance alert", async () => {
     const now = at(T0, 121);
     await upsertTopups(db, [

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db, Queryable } from "@/lib/db/db";
+import type { LiveDay as EventDay } from "@/lib/shared/api/live";
 import { dayOf } from "@/lib/shared/format/time";
 import type { DashboardConfig } from "../config";
 import * as store from "../store/attention";
@@ -35,10 +36,14 @@ const TAIL_RESOURCES = ["sales", "topups", "scans", "checksum"];
 const at = (v: string | null) => (v === null ? null : new Date(v));
 
 /** Each device's activity now, and the refunds of the last 15 minutes per device and overall. */
-async function deviceFacts(q: Queryable, now: Date, day: { id: string; starts_at: string } | null) {
+async function deviceFacts(q: Queryable, now: Date, day: EventDay | null, earlierDays: EventDay[]) {
   const t = now.getTime();
   const [days, recent, window, late] = await Promise.all([
-    store.deviceDays(q, day?.id ?? null),
+    store.deviceDays(
+      q,
+      day?.id ?? null,
+      earlierDays.map((d) => d.id),
+    ),
     store.deviceNewestRecords(q, new Date(t - RHYTHM_WINDOW_MS), RHYTHM_RECORDS),
     store.deviceMinutesSince(q, new Date(t - REFUND_WINDOW_MS)),
     store.lateArrivalsSince(q, new Date(t - BACK_WINDOW_MS)),
@@ -58,21 +63,27 @@ async function deviceFacts(q: Queryable, now: Date, day: { id: string; starts_at
   );
   const dayStart = day ? Date.parse(day.starts_at) : t;
   const beforeMs = Math.max(0, t - REFUND_WINDOW_MS - dayStart);
-  const refundOf = (subject: string, today: number, inWindow: number): RefundFacts => ({
+  const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
+  const earlierMs = sum(earlierDays.map((d) => Date.parse(d.ends_at) - Date.parse(d.starts_at)));
+  const refundOf = (subject: string, today: number, inWindow: number, earlier: number): RefundFacts => ({
     subject,
     window: inWindow,
     before: Math.max(0, today - inWindow),
     beforeMs,
+    earlier,
+    earlierMs,
   });
   const refunds = days
     .filter((d) => d.today)
-    .map((d) => refundOf(d.device_id, d.today!.refunds, window.get(d.device_id)?.refunds ?? 0));
-  const sum = (xs: number[]) => xs.reduce((n, x) => n + x, 0);
+    .map((d) =>
+      refundOf(d.device_id, d.today!.refunds, window.get(d.device_id)?.refunds ?? 0, d.earlierRefunds),
+    );
   refunds.push(
     refundOf(
       "*",
       sum(days.map((d) => d.today?.refunds ?? 0)),
       sum([...window.values()].map((w) => w.refunds)),
+      sum(days.map((d) => d.earlierRefunds)),
     ),
   );
   const arriving = [...window.values()].some((w) => w.records > 0);
@@ -155,7 +166,12 @@ export async function evaluateAttention(
     const day = dayOf(days, now);
     const inDay = day !== null && Date.parse(day.starts_at) <= now.getTime() && now < new Date(day.ends_at);
     const [devices, previous, nights, sync, review, negative, open] = await Promise.all([
-      deviceFacts(tx, now, day),
+      deviceFacts(
+        tx,
+        now,
+        day,
+        days.filter((d) => day && Date.parse(d.starts_at) < Date.parse(day.starts_at)),
+      ),
       store.terminalStates(tx),
       nightFacts(tx, now),
       syncFacts(tx),

@@ -54,7 +54,7 @@ export async function quietAfterSeconds(q: Queryable): Promise<number> {
 }
 
 /** Every device's newest record and arrival over all days, and its figures of `dayId`. */
-export async function deviceDays(q: Queryable, dayId: string | null) {
+export async function deviceDays(q: Queryable, dayId: string | null, earlierIds: string[] = []) {
   const rows = await q.query<{
     device_id: string;
     last_occurred_at: string | null;
@@ -63,19 +63,23 @@ export async function deviceDays(q: Queryable, dayId: string | null) {
     money: number | null;
     late_records: number | null;
     refunds: number | null;
+    earlier_refunds: number | null;
   }>(
     `select a.device_id, max(a.last_occurred_at) as last_occurred_at, max(a.last_created_at) as last_created_at,
        sum(a.records) filter (where a.day_id = $1)::float8 as records,
        sum(a.money) filter (where a.day_id = $1)::float8 as money,
        sum(a.late_records) filter (where a.day_id = $1)::float8 as late_records,
-       sum(a.refunds) filter (where a.day_id = $1)::float8 as refunds
+       sum(a.refunds) filter (where a.day_id = $1)::float8 as refunds,
+       sum(a.refunds) filter (where a.day_id = any($2::text[]))::float8 as earlier_refunds
      from a_device_day a group by a.device_id order by a.device_id`,
-    [dayId ?? ""],
+    [dayId ?? "", earlierIds],
   );
   return rows.map((r) => ({
     device_id: r.device_id,
     last_occurred_at: r.last_occurred_at,
     last_created_at: r.last_created_at,
+    /** Refunds of the days `earlierIds` (0 when it had none). */
+    earlierRefunds: num(r.earlier_refunds ?? 0),
     today:
       r.records === null
         ? null
