@@ -61,7 +61,10 @@ export function TopupInsightsPanels({
           columns={[t("day"), numeric(t("loaded")), numeric(t("unspent")), numeric(t("share"))]}
           rows={i.liability.map((r) => ({
             key: r.day_id,
-            cells: [r.name, money(r.loaded), money(r.unspent), share(r.share)],
+            cells:
+              r.loaded === null || r.unspent === null
+                ? [r.name, t("pendingDay"), "—", "—"]
+                : [r.name, money(r.loaded), money(r.unspent), share(r.share)],
           }))}
         />
       </Panel>

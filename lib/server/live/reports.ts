@@ -294,7 +294,7 @@ export async function topupsDayReport(
       (nature) => ({ nature, topups: 0, withdrawals: 0, count: 0 }),
       true,
     ).sort((a, b) => a.nature.localeCompare(b.nature)),
-    insights: summary ? null : await topupInsights(db, ctx.days, day, rows),
+    insights: summary ? null : await topupInsights(db, ctx, day, rows),
     latest: toPage(
       latest.map(({ created_at: _, ...row }) => row),
       PAGE_SIZE,

@@ -97,6 +97,7 @@ describe("top-up insights", () => {
       {
         day_id: "day_1",
         name: "Day 1",
+        mirrored: true,
         loaded: 11_000,
         withdrawn: 1000,
         spent: 3000,
@@ -106,6 +107,7 @@ describe("top-up insights", () => {
       {
         day_id: "day_2",
         name: "Day 2",
+        mirrored: true,
         loaded: 15_000,
         withdrawn: 1000,
         spent: 3000,
@@ -117,8 +119,41 @@ describe("top-up insights", () => {
 
   it("no share before anything is loaded", () => {
     expect(liabilityOf([{ id: "d", name: "D" }], [])).toEqual([
-      { day_id: "d", name: "D", loaded: 0, withdrawn: 0, spent: 0, unspent: 0, share: null },
+      { day_id: "d", name: "D", mirrored: true, loaded: 0, withdrawn: 0, spent: 0, unspent: 0, share: null },
     ]);
+  });
+
+  it("no figure from a day whose records are still being mirrored, nor from the days after it", () => {
+    const days = [
+      { id: "d1", name: "D1" },
+      { id: "d2", name: "D2" },
+      { id: "d3", name: "D3" },
+    ];
+    const flows = days.map((d) => ({
+      day_id: d.id,
+      paid_in: 1000,
+      promo_in: 0,
+      withdrawn: 0,
+      wristband_sales: d.id === "d2" ? 5000 : 0, // d2's sales are in, its top-ups not yet
+    }));
+    const rows = liabilityOf(days, flows, (id) => id !== "d2");
+    expect(rows.map((r) => [r.day_id, r.mirrored, r.unspent])).toEqual([
+      ["d1", true, 1000],
+      ["d2", false, null],
+      ["d3", false, null],
+    ]);
+  });
+
+  it("while an earlier day is still being mirrored, the screen's liability waits for it", async () => {
+    await db.query(
+      "insert into sync_backfill (resource, day_id, position, done) values ('topups', 'day_1', 0, false)",
+    );
+    try {
+      const report = await topupsDayReport(db, { dayId: "day_2", now: new Date("2026-07-12T09:00:00Z") });
+      expect(report.insights?.liability.map((r) => r.mirrored)).toEqual([false, false]);
+    } finally {
+      await db.query("delete from sync_backfill");
+    }
   });
 });
 

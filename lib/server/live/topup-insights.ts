@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { LiveDay, TopupInsights } from "@/lib/shared/api/live";
+import type { LiveContext, LiveDay, TopupInsights } from "@/lib/shared/api/live";
 import * as aggregates from "../store/live-aggregates";
 
 /** Top-ups the way organisers read them: by ticket type, by channel, the average, the liability. */
@@ -9,17 +9,32 @@ type BalanceFlows = Awaited<ReturnType<typeof aggregates.balanceFlowsPerDay>>;
 
 /**
  * Pure: at the end of each day, paid money still unspent. Wristband sales spend promo credit
- * first; over all wristbands together that is at most the promo credit loaded so far.
+ * first; over all wristbands together that is at most the promo credit loaded so far. The sums run
+ * over every day so far: from the first day whose records are not all `mirrored`, none is known.
  */
 export function liabilityOf(
   days: Pick<LiveDay, "id" | "name">[],
   flows: BalanceFlows,
+  mirrored: (dayId: string) => boolean = () => true,
 ): TopupInsights["liability"] {
   let paidIn = 0;
   let promoIn = 0;
   let withdrawn = 0;
   let sales = 0;
+  let complete = true;
   return days.map((d) => {
+    complete &&= mirrored(d.id);
+    if (!complete)
+      return {
+        day_id: d.id,
+        name: d.name,
+        mirrored: false,
+        loaded: null,
+        withdrawn: null,
+        spent: null,
+        unspent: null,
+        share: null,
+      };
     const f = flows.find((x) => x.day_id === d.id);
     paidIn += f?.paid_in ?? 0;
     promoIn += f?.promo_in ?? 0;
@@ -30,6 +45,7 @@ export function liabilityOf(
     return {
       day_id: d.id,
       name: d.name,
+      mirrored: true,
       loaded: paidIn,
       withdrawn,
       spent,
@@ -41,10 +57,14 @@ export function liabilityOf(
 
 export async function topupInsights(
   db: Queryable,
-  days: LiveDay[],
+  ctx: Pick<LiveContext, "days" | "mirror">,
   day: LiveDay,
   rows: aggregates.FlowRow[],
 ): Promise<TopupInsights> {
+  const { days } = ctx;
+  const complete = new Set(
+    ctx.mirror.days.filter((d) => d.walked && d.source === "mirror").map((d) => d.day_id),
+  );
   const paid = rows.filter((r) => r.direction === "topup" && r.nature === "paid");
   const count = paid.reduce((n, r) => n + r.count, 0);
   const amount = paid.reduce((n, r) => n + r.amount, 0);
@@ -64,6 +84,6 @@ export async function topupInsights(
       { channel: "online", ...channel(true) },
       { channel: "on_site", ...channel(false) },
     ],
-    liability: liabilityOf(upToDay, flows),
+    liability: liabilityOf(upToDay, flows, (id) => complete.has(id)),
   };
 }

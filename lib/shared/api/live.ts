@@ -227,16 +227,18 @@ export const TopupInsights = z.object({
   /**
    * At the end of each day so far: paid money loaded, withdrawn, spent, still unspent, and its
    * share of what was loaded. Spending takes promo credit first (the API's rule), counted over
-   * all wristbands together: an estimate (per wristband, promo spent can only be less).
+   * all wristbands together: an estimate (per wristband, promo spent can only be less). A day
+   * whose records (or an earlier day's) are not all mirrored yet has no figures (`mirrored` false).
    */
   liability: z.array(
     z.object({
       day_id: z.string(),
       name: z.string(),
-      loaded: money,
-      withdrawn: money,
-      spent: money,
-      unspent: money,
+      mirrored: z.boolean(),
+      loaded: money.nullable(),
+      withdrawn: money.nullable(),
+      spent: money.nullable(),
+      unspent: money.nullable(),
       share: z.number().nullable(),
     }),
   ),
