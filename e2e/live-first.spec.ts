@@ -129,6 +129,14 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
     expect(Date.now() - signedInAt).toBeLessThan(15_000);
     await page.screenshot({ path: ".test-results/live-first-summary.png", fullPage: true });
 
+    // The night before is walked after today: meanwhile its reconciliation shows the summary's
+    // totals and does not call the night complete.
+    await page.goto(`${origin}/reconciliation`);
+    await expect(page.getByTestId("figures-source")).toHaveAttribute("data-source", "summary");
+    await expect(page.getByTestId("night-completeness")).toHaveAttribute("data-mirroring", "true");
+    await expect(page.getByTestId("night-completeness")).toContainText("still being mirrored");
+    await page.goto(`${origin}/`);
+
     // The same, on a phone with a Spanish browser: the mark and the banner in Spanish, nothing clipped.
     const { defaultBrowserType: _webkit, ...iPhone } = devices["iPhone 13"];
     const phone = await browser.newContext({ ...iPhone, locale: "es-ES" });

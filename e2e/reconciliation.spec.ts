@@ -44,7 +44,7 @@ async function expectEqualsSummary(page: Page, dayId: string) {
         const s = await summary(dayId);
         const count = plain(await page.getByTestId("night-sales-count").textContent());
         const total = plain(await page.getByTestId("night-sales-total").textContent());
-        return count === String(s.sales.count) && total === money(s.sales.total, s.currency);
+        return count === s.sales.count.toLocaleString("en-GB") && total === money(s.sales.total, s.currency);
       },
       { timeout: 90_000, intervals: [2_000] },
     )
@@ -143,7 +143,7 @@ test("sign a night off, see a late sale's drift with its lines, sign again; CSV 
   const salesRow = rows.find((r) => r[0] === "sales" && r[1] === "total")!;
   const screenCount = plain(await page.getByTestId("night-sales-count").textContent());
   const screenTotal = plain(await page.getByTestId("night-sales-total").textContent());
-  expect(salesRow[3]).toBe(screenCount);
+  expect(Number(salesRow[3]).toLocaleString("en-GB")).toBe(screenCount);
   expect(money(cents(salesRow[4]), currency)).toBe(screenTotal);
   expect(money(sum("sales_by_payment_method"), currency)).toBe(screenTotal);
   expect(money(sum("sales_by_terminal"), currency)).toBe(screenTotal);

@@ -22,12 +22,15 @@ type At = (iso: string) => string;
 export function CompletenessPanel({
   dayId,
   completeness: c,
+  mirroring,
   canWaive,
   at,
   onWaived,
 }: {
   dayId: string;
   completeness: Completeness;
+  /** The night's records are still being mirrored: it cannot be called complete yet. */
+  mirroring: boolean;
   canWaive: boolean;
   at: At;
   onWaived: () => void;
@@ -39,13 +42,18 @@ export function CompletenessPanel({
       <p
         data-testid="night-completeness"
         data-provisional={c.provisional}
+        data-mirroring={mirroring}
         className={
-          c.provisional ? "mb-3 rounded border border-amber-300 bg-amber-50 p-3 text-amber-950" : "mb-3"
+          c.provisional || mirroring
+            ? "mb-3 rounded border border-amber-300 bg-amber-50 p-3 text-amber-950"
+            : "mb-3"
         }
       >
         {c.provisional
           ? t("provisional", { count: waiting.length, terminals: waiting.map((x) => x.device_id).join(", ") })
-          : t("complete")}
+          : mirroring
+            ? t("mirroring")
+            : t("complete")}
         {c.last_activity && ` ${t("lastActivity", { time: at(c.last_activity) })}`}
       </p>
       <DataTable

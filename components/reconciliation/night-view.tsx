@@ -23,6 +23,7 @@ import {
   NightReport,
   ResyncAnswer,
 } from "@/lib/shared/api/reconciliation";
+import { formatCount } from "@/lib/shared/format/number";
 import { AdjustmentsPanel, CompletenessPanel } from "./completeness-panel";
 import { driftLabel } from "./drift-label";
 import { SignoffHistory, SignoffPanel } from "./signoff-panel";
@@ -162,6 +163,7 @@ export function NightView({ canSign }: { canSign: boolean }) {
         <CompletenessPanel
           dayId={day.id}
           completeness={data.completeness}
+          mirroring={data.mirror.days.some((d) => d.day_id === day.id && !d.walked)}
           canWaive={canSign}
           at={dateTime}
           onWaived={refresh}
@@ -240,9 +242,11 @@ function useDriftLabel(): (line: { key: string; label: string }) => string {
 
 function NightStats({ figures: f, money }: { figures: NightFigures; money: Money }) {
   const t = useTranslations("night");
+  const locale = useIntlLocale();
+  const count = (n: number) => formatCount(n, locale);
   return (
     <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-      <Stat label={t("sales")} value={String(f.sales.count)} testId="night-sales-count" />
+      <Stat label={t("sales")} value={count(f.sales.count)} testId="night-sales-count" />
       <Stat
         label={t("salesTotal")}
         value={money(f.sales.total)}

@@ -7,6 +7,7 @@ import { toolButtonClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { eventFormat } from "@/components/ui/event-format";
 import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
+import { RecordsNote } from "@/components/ui/mirror-status";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox } from "@/components/ui/states";
@@ -45,6 +46,7 @@ export function SignoffPanel({
   const invalid = lines.some((l) => l.invalid);
   return (
     <Panel title={t("title")} id="signoff-title">
+      {report.day && <RecordsNote ctx={report} dayId={report.day.id} />}
       <form
         onSubmit={(ev) => {
           ev.preventDefault();
