@@ -55,6 +55,23 @@ describe("forecast arithmetic", () => {
     ).toBe("too_early");
   });
 
+  it("waits until the earlier nights had made 5 % of their sales by this point", () => {
+    // A slow opening: 1 % of the night in its first hour, 4 % by the second, 19 % by the third.
+    const history = [series("d1", "2026-07-09T10:00:00Z", [1, 3, 15, 81])];
+    const today = (sold: number[]) => series("d2", "2026-07-10T10:00:00Z", sold);
+    const at = (hours: number) => new Date(Date.parse("2026-07-10T10:00:00Z") + hours * HOUR);
+    // Ten minutes in, a flat-rate opening would have projected 60 times the night before.
+    expect(forecastOf(today([10, 0, 0, 0]), history, at(1 / 6), false).forecast).toMatchObject({
+      reason: "early_in_night",
+      projected_total: null,
+    });
+    expect(forecastOf(today([1, 3, 0, 0]), history, at(2), false).forecast.reason).toBe("early_in_night");
+    expect(forecastOf(today([1, 3, 15, 0]), history, at(3), false).forecast).toMatchObject({
+      reason: null,
+      projected_total: 100,
+    });
+  });
+
   it("compares with yesterday at the same point and spreads the rest as the earlier days did", () => {
     const history = [series("d1", "2026-07-09T10:00:00Z", [10, 30, 60])];
     const today = series("d2", "2026-07-10T10:00:00Z", [12, 0, 0]);

@@ -9,6 +9,12 @@ import type { LiveDay, SalesForecast } from "@/lib/shared/api/live";
  */
 
 const HOUR = 3_600_000;
+/**
+ * Below this share of their night reached by this point on the earlier nights, no projection: the
+ * first minutes of a night are a small, noisy sample (ten minutes of a flat opening once projected
+ * ten times the night before).
+ */
+export const MIN_SHARE = 0.05;
 
 export interface DaySeries {
   day: Pick<LiveDay, "id" | "name" | "starts_at" | "ends_at">;
@@ -60,6 +66,7 @@ export function project(
   if (position <= 0 || soFar <= 0) return none("too_early");
   const shares = usable.map((d) => cumulativeAt(d.hours, position) / sum(d.hours)).filter((s) => s > 0);
   if (shares.length === 0) return none("too_early");
+  if (mean(shares) < MIN_SHARE) return none("early_in_night");
   const at = (share: number) => Math.max(soFar, Math.round(soFar / share));
   return {
     projected_total: at(mean(shares)),

@@ -124,10 +124,11 @@ export type DayFigures = z.infer<typeof DayFigures>;
 /**
  * Tonight's forecast (issue 13): the day's sales at close from the share of their day the earlier
  * nights had reached by this point, with the range those shares give. `reason` says why there is
- * no figure: the first day (nothing to compare with), no earlier day with sales, nothing sold yet.
+ * no figure: the first day (nothing to compare with), no earlier day with sales, nothing sold yet,
+ * or so early that the earlier nights had made under 5 % of their sales by this point.
  */
 export const SalesForecast = z.object({
-  reason: z.enum(["first_day", "no_history", "too_early"]).nullable(),
+  reason: z.enum(["first_day", "no_history", "too_early", "early_in_night"]).nullable(),
   projected_total: money.nullable(),
   low: money.nullable(),
   high: money.nullable(),
