@@ -6,6 +6,7 @@ import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
 import { InlineTextForm } from "@/components/ui/inline-text-form";
 import { useIntlLocale } from "@/components/ui/locale-format";
+import { useResourceNames } from "@/components/ui/resource-names";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { type Alert, type AlertFigures, Alert as AlertSchema, AlertsView } from "@/lib/shared/api/attention";
 import { fetchJson, postJson } from "@/lib/shared/api/client";
@@ -41,6 +42,31 @@ function useFigureValues(view: AlertsView) {
         return [k, v];
       }),
     );
+}
+
+/**
+ * What an alert is about, next to its title: a terminal, a night (by name), a resource, the whole
+ * event; nothing where the title says it all (the review queue, the wristbands, the worker, the quota).
+ */
+function useSubjectText(view: AlertsView) {
+  const t = useTranslations("alerts");
+  const resources = useResourceNames();
+  return (alert: Alert): string | null => {
+    if (alert.subject === "*") return t("overall");
+    switch (alert.kind) {
+      case "terminal_quiet":
+      case "terminal_late":
+      case "refund_spike":
+        return alert.subject;
+      case "signed_night_moved":
+      case "night_mismatch":
+        return view.days.find((d) => d.id === alert.subject)?.name ?? alert.subject;
+      case "sync_failing":
+        return resources.name(alert.subject);
+      default:
+        return null;
+    }
+  };
 }
 
 /** Open alerts first, then the history; each with its figures, a link that explains it and its acknowledgement. */
@@ -102,6 +128,7 @@ function AlertCard({
   const t = useTranslations("alerts");
   const time = useTimeText(view.time_zone);
   const values = useFigureValues(view);
+  const subject = useSubjectText(view);
   return (
     <li
       data-testid={`alert-${alert.kind}-${alert.subject}`}
@@ -111,7 +138,7 @@ function AlertCard({
       <div className="flex flex-wrap items-center gap-2">
         <SeverityBadge severity={alert.severity} />
         <h3 className="font-medium">{t(`kind.${alert.kind}`)}</h3>
-        <span className="text-sm text-slate-600">{alert.subject === "*" ? t("overall") : alert.subject}</span>
+        {subject(alert) && <span className="text-sm text-slate-600">{subject(alert)}</span>}
       </div>
       <p className="mt-1 text-sm">{t(`detail.${alert.kind}`, values(alert.figures))}</p>
       <p className="mt-1 text-xs text-slate-600">
