@@ -9,12 +9,15 @@
  * the alerts, as the worker's after-cycle work. The clock moves 30 s per cycle. Printed: the
  * evaluation's p50/p95/max (goal p95 < 200 ms), the page write with the attention triggers and
  * without them (every other page is written with them disabled), and a full rebuild of the device
- * tables from the whole mirror (the scan the triggers avoid). The pages are deleted at the end.
+ * tables from the whole mirror (the scan the triggers avoid). Then pages of 200 tickets naming
+ * wristbands with top-ups, with and without the triggers that count those top-ups under the
+ * tickets' type (migration 015). The pages are deleted at the end.
  */
 import { performance } from "node:perf_hooks";
+import type { Ticket } from "@/lib/contract";
 import { evaluateAttention } from "@/lib/server/attention/evaluate";
 import { DEFAULT_ATTENTION } from "@/lib/server/attention/terminal-rules";
-import { upsertSales } from "@/lib/server/store/mirror";
+import { upsertSales, upsertTickets } from "@/lib/server/store/mirror";
 import { saleRecord } from "@/lib/testing/mirror-records";
 import { count, dayStart, openBenchDashboardStore } from "./dashboard-store";
 
@@ -89,6 +92,47 @@ try {
   await db.exec("delete from terminal_states; delete from alerts;");
 }
 
+// Tickets reaching the mirror: each names a wristband with top-ups, which the triggers of migration
+// 015 move under the ticket's type (Top-up flows, by ticket type). Every other page without them.
+const TICKET_TRIGGERS = ["live_tickets_ins", "live_tickets_upd", "live_tickets_del"];
+const setTicketTriggers = (on: boolean) =>
+  db.exec(
+    TICKET_TRIGGERS.map((t) => `alter table m_tickets ${on ? "enable" : "disable"} trigger ${t};`).join(" "),
+  );
+const ticketsWith: number[] = [];
+const ticketsWithout: number[] = [];
+const ticketPages: { ids: string[]; withTriggers: boolean }[] = [];
+try {
+  for (let cycle = 0; cycle < CYCLES + 2; cycle++) {
+    const withTriggers = cycle % 2 === 0;
+    const tickets = Array.from({ length: PAGE }, (_, i) => {
+      const id = `tkb_${cycle}_${i}`;
+      return {
+        id,
+        code: id,
+        status: "used",
+        ticket_type: { id: `tt_${i % 4}`, name: "" },
+        attendee: { name: `Bench Guest ${i}` },
+        wristband: { id: `wb_${(cycle * PAGE + i) % 20_000}`, nfc: `NFC${id}`, uhf: null },
+        updated_at: now.toISOString(),
+      } as unknown as Ticket;
+    });
+    if (!withTriggers) await setTicketTriggers(false);
+    const w0 = performance.now();
+    await upsertTickets(db, tickets);
+    const w = performance.now() - w0;
+    if (!withTriggers) await setTicketTriggers(true);
+    ticketPages.push({ ids: tickets.map((t) => t.id), withTriggers });
+    if (cycle >= 2) (withTriggers ? ticketsWith : ticketsWithout).push(w);
+  }
+} finally {
+  for (const { ids, withTriggers } of ticketPages) {
+    if (!withTriggers) await setTicketTriggers(false);
+    await db.query("delete from m_tickets where id = any($1::text[])", [ids]);
+    if (!withTriggers) await setTicketTriggers(true);
+  }
+}
+
 const r0 = performance.now();
 await db.query("select attention_recompute()");
 const rebuildMs = performance.now() - r0;
@@ -105,6 +149,8 @@ const result = {
   evaluate: { p50: pct(evaluate, 50), p95: pct(evaluate, 95), max: Math.max(...evaluate) },
   pageWith: { p50: pct(pageWith, 50), p95: pct(pageWith, 95) },
   pageWithout: { p50: pct(pageWithout, 50), p95: pct(pageWithout, 95) },
+  ticketsWith: { p50: pct(ticketsWith, 50), p95: pct(ticketsWith, 95) },
+  ticketsWithout: { p50: pct(ticketsWithout, 50), p95: pct(ticketsWithout, 95) },
   rebuildMs,
   goalMs: GOAL_MS,
 };
@@ -114,6 +160,9 @@ console.log(
 );
 console.log(
   `Tail page of ${PAGE} sales: p50 ${result.pageWith.p50.toFixed(1)} ms with the attention triggers, ${result.pageWithout.p50.toFixed(1)} ms without; full rebuild of the device tables ${(rebuildMs / 1000).toFixed(1)} s`,
+);
+console.log(
+  `Page of ${PAGE} tickets whose wristbands have top-ups: p50 ${result.ticketsWith.p50.toFixed(1)} ms with the top-up type triggers, ${result.ticketsWithout.p50.toFixed(1)} ms without`,
 );
 console.log(`BENCH_JSON ${JSON.stringify(result)}`);
 process.exit(ok ? 0 : 1);
