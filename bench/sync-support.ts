@@ -47,8 +47,14 @@ export class Counter {
 
 /** The real clock plus every sleep skipped so far: sleeping moves it forward instantly. */
 export class VirtualClock {
-  private readonly origin = Date.now() - performance.now();
+  private readonly origin: number;
   skippedMs = 0;
+
+  /** Starts at `startMs` (default: now) and runs with the real clock, plus every skipped sleep. */
+  constructor(startMs = Date.now()) {
+    this.origin = startMs - performance.now();
+  }
+
   sleeps = 0;
 
   nowMs = () => this.origin + performance.now() + this.skippedMs;
