@@ -248,7 +248,7 @@ describe("paid top-ups by ticket type, kept by the mirror's triggers", () => {
 
       // The whole rebuild gives the same rows.
       const before = await store.query(kept);
-      await store.query("select live_recompute_aggregates()");
+      await store.query("select live_recompute_topup_types()");
       expect(await store.query(kept)).toEqual(before);
     } finally {
       await store.close();
