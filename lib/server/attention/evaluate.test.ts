@@ -265,6 +265,27 @@ describe("states and alerts after each cycle", () => {
     expect(spikes.sort()).toEqual(["*", "refund-01"]);
   });
 
+  it("refunds stamped ahead of the clock (a desk whose clock runs fast) count once their minutes have come", async () => {
+    const store = await openTestDashboardStore();
+    try {
+      await insertEventDays(store, DAYS);
+      await upsertTopups(
+        store,
+        Array.from({ length: 8 }, (_, i) =>
+          topupRecord({ device: "refund-02", day: "day_2", occurred: at(T0, 30 + i), direction: "withdraw" }),
+        ),
+      );
+      const spikesAt = async (minutes: number) => {
+        await evaluateAttention(store, DEFAULT_ATTENTION, at(T0, minutes));
+        return (await openAlerts(store)).filter((a) => a.kind === "refund_spike").map((a) => a.subject);
+      };
+      expect(await spikesAt(0)).toEqual([]);
+      expect((await spikesAt(40)).sort()).toEqual(["*", "refund-02"]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("at the opening of a night, refunds at the earlier nights' pace are no spike; more than three times that pace is", async () => {
     const store = await openTestDashboardStore();
     try {

@@ -44,8 +44,8 @@ async function deviceFacts(q: Queryable, now: Date, day: EventDay | null, earlie
       day?.id ?? null,
       earlierDays.map((d) => d.id),
     ),
-    store.deviceNewestRecords(q, new Date(t - RHYTHM_WINDOW_MS), RHYTHM_RECORDS),
-    store.deviceMinutesSince(q, new Date(t - REFUND_WINDOW_MS)),
+    store.deviceNewestRecords(q, new Date(t - RHYTHM_WINDOW_MS), now, RHYTHM_RECORDS),
+    store.deviceMinutesSince(q, new Date(t - REFUND_WINDOW_MS), now),
     store.lateArrivalsSince(q, new Date(t - BACK_WINDOW_MS)),
   ]);
   const activity = days.map(

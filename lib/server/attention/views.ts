@@ -48,6 +48,7 @@ async function terminalRows(db: Queryable, now: Date): Promise<TerminalRow[]> {
     store.deviceHoursSince(
       db,
       new Date(Math.floor(now.getTime() / HOUR) * HOUR - (SPARKLINE_HOURS - 1) * HOUR),
+      now,
     ),
   ]);
   const byDevice = new Map(devices.map((d) => [d.device_id, d]));

@@ -92,12 +92,19 @@ export async function deviceDays(q: Queryable, dayId: string | null, earlierIds:
   }));
 }
 
-/** Records and refunds per device that happened since `since` (minute buckets), and the first minute of them. */
-export async function deviceMinutesSince(q: Queryable, since: Date) {
+/**
+ * The minutes between `since` and `until` (now): bounded on both sides, so the planner, which has
+ * no statistics on PGlite, reads them through the minute index instead of scanning every minute of
+ * the event (and a device whose clock runs ahead does not count minutes that have not come yet).
+ */
+const MINUTES_BETWEEN = "minute >= $1 and minute <= $2";
+
+/** Records and refunds per device that happened between `since` and `until` (minute buckets), and the first minute of them. */
+export async function deviceMinutesSince(q: Queryable, since: Date, until: Date) {
   const rows = await q.query<{ device_id: string; records: number; refunds: number; first: string }>(
     `select device_id, sum(records)::float8 as records, sum(refunds)::float8 as refunds, min(minute) as first
-     from a_device_minute where minute >= $1 group by device_id`,
-    [since.toISOString()],
+     from a_device_minute where ${MINUTES_BETWEEN} group by device_id`,
+    [since.toISOString(), until.toISOString()],
   );
   return new Map(
     rows.map((r) => [r.device_id, { records: num(r.records), refunds: num(r.refunds), first: r.first }]),
@@ -105,28 +112,28 @@ export async function deviceMinutesSince(q: Queryable, since: Date) {
 }
 
 /**
- * Each device's newest records since `since`, in whole minutes: the minutes, newest first, that
- * hold its last `count` records (their records, and the first of those minutes). Its rhythm.
+ * Each device's newest records between `since` and `until`, in whole minutes: the minutes, newest
+ * first, that hold its last `count` records (their records, and the first of those minutes). Its rhythm.
  */
-export async function deviceNewestRecords(q: Queryable, since: Date, count: number) {
+export async function deviceNewestRecords(q: Queryable, since: Date, until: Date, count: number) {
   const rows = await q.query<{ device_id: string; records: number; first: string }>(
     `select device_id, sum(records)::float8 as records, min(minute) as first
      from (select device_id, minute, records,
                   sum(records) over (partition by device_id order by minute desc) - records as newer
-           from a_device_minute where minute >= $1 and records > 0) m
-     where newer < $2
+           from a_device_minute where ${MINUTES_BETWEEN} and records > 0) m
+     where newer < $3
      group by device_id`,
-    [since.toISOString(), count],
+    [since.toISOString(), until.toISOString(), count],
   );
   return new Map(rows.map((r) => [r.device_id, { records: num(r.records), first: r.first }]));
 }
 
-/** Records per device and hour since `since` (the sparklines). */
-export function deviceHoursSince(q: Queryable, since: Date) {
+/** Records per device and hour between `since` and `until` (the sparklines). */
+export function deviceHoursSince(q: Queryable, since: Date, until: Date) {
   return q.query<{ device_id: string; hour: string; records: number }>(
     `select device_id, date_trunc('hour', minute) as hour, sum(records)::float8 as records
-     from a_device_minute where minute >= $1 group by 1, 2 order by 1, 2`,
-    [since.toISOString()],
+     from a_device_minute where ${MINUTES_BETWEEN} group by 1, 2 order by 1, 2`,
+    [since.toISOString(), until.toISOString()],
   );
 }
 
