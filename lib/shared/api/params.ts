@@ -6,6 +6,29 @@ import { ticketStatuses } from "@/lib/contract/resources";
  * (`lib/server/http/input.ts`), the browser may too.
  */
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const LINE_BREAK_OR_TAB = /[\t\n\r]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text a person typed (a comment, a reason, a name): the one string type of every body field.
+ * NUL and other control characters, and lone UTF-16 surrogates (not text at all: a store would
+ * refuse them with a 500), are a 400 here. `multiline` allows line breaks and tabs.
+ */
+export function typedText(options: { max: number; min?: number; multiline?: boolean; tooShort?: string }) {
+  return z
+    .string()
+    .trim()
+    .min(options.min ?? 0, options.tooShort ?? `at least ${options.min ?? 0} characters.`)
+    .max(options.max, `at most ${options.max} characters.`)
+    .refine(
+      (s) => !CONTROL.test(s) && (options.multiline || !LINE_BREAK_OR_TAB.test(s)),
+      "has control characters.",
+    )
+    .refine((s) => !LONE_SURROGATE.test(s), "is not valid text (a lone surrogate).");
+}
+
 /** A code from a URL segment or query: what a ticket, NFC or UHF code may be. */
 export const CodeParam = z
   .string()

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { typedText } from "./params";
+
+describe("typedText", () => {
+  const line = typedText({ max: 10 });
+  const comment = typedText({ max: 50, multiline: true, min: 3 });
+
+  it("keeps ordinary text, trimmed, accents and emoji included", () => {
+    expect(line.parse("  Núñez 🎉 ")).toBe("Núñez 🎉");
+    expect(comment.parse("two\nlines")).toBe("two\nlines");
+  });
+
+  it("refuses NUL and other control characters", () => {
+    expect(line.safeParse("a\u0000b").success).toBe(false);
+    expect(comment.safeParse("abc\u0007").success).toBe(false);
+    expect(line.safeParse("a\u007fb").success).toBe(false);
+  });
+
+  it("refuses line breaks and tabs in single-line text only", () => {
+    expect(line.safeParse("a\nb").success).toBe(false);
+    expect(line.safeParse("a\tb").success).toBe(false);
+    expect(comment.safeParse("abc\tdef").success).toBe(true);
+  });
+
+  it("refuses lone surrogates, high or low", () => {
+    expect(line.safeParse("a\ud800b").success).toBe(false);
+    expect(line.safeParse("a\udc00").success).toBe(false);
+    expect(line.safeParse("\ud83c\udf89").success).toBe(true);
+  });
+
+  it("bounds the length", () => {
+    expect(line.safeParse("x".repeat(11)).success).toBe(false);
+    expect(comment.safeParse("ab").success).toBe(false);
+  });
+});
