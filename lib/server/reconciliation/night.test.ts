@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Topup, Transaction } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
 import { saleRecord } from "@/lib/testing/mirror-records";
+import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
 import { nightCsv } from "./csv";
-import { nightReport, requestResync, signOff } from "./night";
+import { nightReport as report_, requestResync } from "./night";
+import { signOff as signOff_ } from "./signoff";
 
 /**
  * Night reconciliation against a real store (PGlite; DATABASE_URL runs it in a throwaway
@@ -14,8 +16,33 @@ import { nightReport, requestResync, signOff } from "./night";
 
 let db: Db;
 const DAY = { id: "day_1", starts_at: "2026-07-10T10:00:00.000Z", ends_at: "2026-07-11T04:00:00.000Z" };
-const USER = { id: "u_sup", username: "supervisor" };
+const USER = { id: "u_sup", username: "supervisor", role: "supervisor" };
 const after = new Date("2026-07-11T09:00:00.000Z");
+
+const nightReport = (db: Db, o: { dayId: string; now: Date }) =>
+  report_(db, { ...o, tolerance: TEST_TOLERANCE });
+/** A sign-off of a night never checked against an upstream summary here: signed against that. */
+const signOff = async (
+  db: Db,
+  user: typeof USER,
+  request: {
+    day_id: string;
+    comment?: string;
+    counted?: { device_id: string; payment_method: string; counted: number }[];
+  },
+  now: Date,
+) =>
+  (
+    await signOff_(
+      db,
+      user,
+      signoffRequest({ sign_against_difference: true, ...request, based_on: (await lastId(db)) ?? null }),
+      { tolerance: TEST_TOLERANCE, now },
+    )
+  ).signoff;
+const lastId = async (db: Db) =>
+  (await db.query<{ id: string }>("select max(id)::text as id from recon_signoffs where day_id = 'day_1'"))[0]
+    ?.id;
 
 beforeAll(async () => {
   // Its own store (a fresh schema on PostgreSQL): sign-offs are immutable, so a shared one would keep earlier runs' rows.
@@ -105,14 +132,55 @@ describe("night reconciliation", () => {
     expect(f.sales_by_payment_method.reduce((n, r) => n + r.total, 0)).toBe(f.sales.total);
     expect(f.sales_by_device.reduce((n, r) => n + r.total, 0)).toBe(f.sales.total);
     expect(f.expected).toEqual([
-      { device_id: "bar_1", payment_method: "cash", topups: 0, withdrawals: 0, sales: 1210, expected: 1210 },
-      { device_id: "bar_2", payment_method: "card", topups: 0, withdrawals: 0, sales: 605, expected: 605 },
-      { device_id: "bar_2", payment_method: "cash", topups: 0, withdrawals: 0, sales: -121, expected: -121 },
-      { device_id: "desk_1", payment_method: "card", topups: 2000, withdrawals: 0, sales: 0, expected: 2000 },
-      { device_id: "desk_1", payment_method: "cash", topups: 5000, withdrawals: 0, sales: 0, expected: 5000 },
+      {
+        device_id: "bar_1",
+        payment_method: "cash",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: 1210,
+        expected: 1210,
+      },
+      {
+        device_id: "bar_2",
+        payment_method: "card",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: 605,
+        expected: 605,
+      },
+      {
+        device_id: "bar_2",
+        payment_method: "cash",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: -121,
+        expected: -121,
+      },
+      {
+        device_id: "desk_1",
+        payment_method: "card",
+        float: 0,
+        topups: 2000,
+        withdrawals: 0,
+        sales: 0,
+        expected: 2000,
+      },
+      {
+        device_id: "desk_1",
+        payment_method: "cash",
+        float: 0,
+        topups: 5000,
+        withdrawals: 0,
+        sales: 0,
+        expected: 5000,
+      },
       {
         device_id: "refund_1",
         payment_method: "cash",
+        float: 0,
         topups: 0,
         withdrawals: 700,
         sales: 0,
@@ -242,7 +310,8 @@ describe("night reconciliation", () => {
     await expect(db.query("delete from recon_signoffs where id = $1", [row!.id])).rejects.toThrow(
       /immutable/,
     );
-    await expect(db.query("truncate recon_signoffs")).rejects.toThrow(/immutable/);
+    // (a later sign-off, or an approval, refers to it: the foreign key refuses first)
+    await expect(db.query("truncate recon_signoffs")).rejects.toThrow(/immutable|foreign key/);
     const [still] = await db.query<{ comment: string }>("select comment from recon_signoffs where id = $1", [
       row!.id,
     ]);
