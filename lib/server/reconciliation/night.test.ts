@@ -5,6 +5,7 @@ import { saleRecord } from "@/lib/testing/mirror-records";
 import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
+import { setFloat } from "./counting";
 import { nightCsv } from "./csv";
 import { nightReport as report_, requestResync } from "./night";
 import { signOff as signOff_ } from "./signoff";
@@ -364,5 +365,47 @@ describe("night reconciliation", () => {
     expect(salesLine).toBe(
       `sales,total,Ventas,${report.figures!.sales.count},${rows.find((r) => r[0] === "sales" && r[1] === "total")![4]}`,
     );
+  });
+
+  it("the CSV holds the latest sign-off's counted lines, variances, notes and coins, and the floats", async () => {
+    await setFloat(db, USER, { day_id: "day_1", device_id: "desk_1", amount: 10_000 }, after);
+    const signoff = (
+      await signOff_(
+        db,
+        USER,
+        signoffRequest({
+          day_id: "day_1",
+          based_on: (await lastId(db)) ?? null,
+          sign_against_difference: true,
+          comment: "desk 1 short",
+          // desk_1 cash expects 100.00 float + 50.00 top-ups: 148.00 counted in notes and coins
+          counted: [
+            {
+              device_id: "desk_1",
+              payment_method: "cash",
+              denominations: { "10000": 1, "2000": 2, "500": 1, "100": 3 },
+            },
+            { device_id: "desk_1", payment_method: "card", counted: 2000 },
+          ],
+        }),
+        { tolerance: TEST_TOLERANCE, now: after },
+      )
+    ).signoff;
+    expect(signoff.counted[0]).toMatchObject({ counted: 14_800, expected: 15_000, variance: -200 });
+    const csv = nightCsv(await nightReport(db, { dayId: "day_1", now: after })).split("\r\n");
+    expect(csv).toEqual(
+      expect.arrayContaining([
+        "float,desk_1,Opening float,,100.00",
+        `signoff_status,${signoff.id},Sign-off state: final,,`,
+        "counted_cash,desk_1,desk_1,,148.00",
+        "variance_cash,desk_1,desk_1,,-2.00",
+        "counted_card,desk_1,desk_1,,20.00",
+        "variance_card,desk_1,desk_1,,0.00",
+        "counted_pieces,desk_1:10000,desk_1 100.00,1,100.00",
+        "counted_pieces,desk_1:2000,desk_1 20.00,2,40.00",
+        "counted_cash,bar_1,bar_1 (not counted),,",
+      ]),
+    );
+    expect(csv.filter((l) => l.startsWith("variance_"))).toHaveLength(2);
   });
 });
