@@ -40,18 +40,16 @@ export function VarianceCell({
   );
 }
 
-/** Pieces per note and coin of one cash line: a grid that adds up. */
-function PiecesGrid({
-  line,
-  desk,
-  count,
-  money,
-}: {
+/** What a counted cell shows: one line of the count, at a desk named in words. */
+interface CellProps {
   line: CountLineState;
   desk: string;
   count: NightCount;
   money: Money;
-}) {
+}
+
+/** Pieces per note and coin of one cash line: a grid that adds up. */
+function PiecesGrid({ line, desk, count, money }: CellProps) {
   const t = useTranslations("signoff");
   const table = denominationsOf(count.currency);
   const pieces = line.input.pieces ?? {};
@@ -100,17 +98,7 @@ function PiecesGrid({
 }
 
 /** The counted cell: a typed total (placeholder "not counted", never 0.00) or the notes-and-coins grid. */
-function CountedCell({
-  line,
-  desk,
-  count,
-  money,
-}: {
-  line: CountLineState;
-  desk: string;
-  count: NightCount;
-  money: Money;
-}) {
+function CountedCell({ line, desk, count, money }: CellProps) {
   const t = useTranslations("signoff");
   if (line.input.pieces) return <PiecesGrid line={line} desk={desk} count={count} money={money} />;
   return (

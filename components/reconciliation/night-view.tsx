@@ -155,7 +155,6 @@ function NightScreen({
       <FloatsPanel report={data} canSet={canSign} money={money} at={dateTime} desk={desk} onSet={onChanged} />
 
       <SignoffPanel
-        key={data.signoffs[0]?.id ?? "none"}
         report={data}
         count={count}
         canSign={canSign}

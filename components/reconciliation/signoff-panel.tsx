@@ -102,8 +102,10 @@ export function SignoffPanel({
   const sign = useMutation({
     mutationFn: (body: SignoffRequest) => postJson("/api/reconciliation/signoff", body, Signoff),
     onSuccess: () => {
+      // A new form: a new key, an empty comment; the count stays (to sign again after a late record).
       setKey(crypto.randomUUID());
       setComment("");
+      setAgainst(false);
       setConfirming(false);
       onChanged();
     },

@@ -68,6 +68,12 @@ function countOf(input: LineInput, currency: string, method: string) {
   return { counted, denominations: null, invalid: counted === null };
 }
 
+/** A counted line as a request carries it: its notes and coins, or its typed total. */
+function lineRequest(l: CountLineState) {
+  const at = { device_id: l.expected.device_id, payment_method: l.expected.payment_method };
+  return l.denominations ? { ...at, denominations: l.denominations } : { ...at, counted: l.counted! };
+}
+
 export function useNightCount(report: NightReport) {
   const currency = report.event?.currency ?? "EUR";
   const expected = report.figures?.expected ?? [];
@@ -115,20 +121,7 @@ export function useNightCount(report: NightReport) {
     setText: (key: string, text: string) => update(key, { text, pieces: null }),
     setPieces: (key: string, pieces: Record<string, string> | null) => update(key, { text: "", pieces }),
     /** The counted lines as the sign-off sends them (blank lines are not sent: not counted). */
-    request: () =>
-      counted.map((l) =>
-        l.denominations
-          ? {
-              device_id: l.expected.device_id,
-              payment_method: l.expected.payment_method,
-              denominations: l.denominations,
-            }
-          : {
-              device_id: l.expected.device_id,
-              payment_method: l.expected.payment_method,
-              counted: l.counted!,
-            },
-      ),
+    request: () => counted.map(lineRequest),
     /** The lines changed since the last draft save, as the draft takes them (blank: cleared). */
     draftRequest: () =>
       lines
@@ -136,17 +129,7 @@ export function useNightCount(report: NightReport) {
         .map((l) =>
           l.counted === null
             ? { device_id: l.expected.device_id, payment_method: l.expected.payment_method, counted: null }
-            : l.denominations
-              ? {
-                  device_id: l.expected.device_id,
-                  payment_method: l.expected.payment_method,
-                  denominations: l.denominations,
-                }
-              : {
-                  device_id: l.expected.device_id,
-                  payment_method: l.expected.payment_method,
-                  counted: l.counted,
-                },
+            : lineRequest(l),
         ),
     saved: () => setDirty(new Set()),
   };

@@ -426,5 +426,8 @@ describe("the constraints exist", () => {
       `insert into recon_waivers (day_id, device_id, waived_at, user_id, username, reason) values ('day_3', 'bar-3', now(), 'u', 'u', 'r')`,
     ];
     for (const sql of twice) await expect(db.query(sql)).rejects.toThrow(/duplicate key|unique/);
+    // Approvals and floats are history too.
+    await expect(db.query("update recon_approvals set comment = 'x'")).rejects.toThrow(/immutable/);
+    await expect(db.query("delete from recon_floats")).rejects.toThrow(/immutable/);
   });
 });

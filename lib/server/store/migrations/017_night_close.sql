@@ -39,15 +39,16 @@ create table recon_approvals (
   comment text not null default ''
 );
 
-create function recon_approvals_immutable() returns trigger language plpgsql as $$
+-- History of closing a night is only ever inserted: one function refuses any change, naming the table.
+create function night_close_history_immutable() returns trigger language plpgsql as $$
 begin
-  raise exception 'approvals are immutable (% refused)', TG_OP using errcode = 'P0001';
+  raise exception '% rows are immutable (% refused)', TG_TABLE_NAME, TG_OP using errcode = 'P0001';
 end $$;
 
 create trigger recon_approvals_no_update before update or delete on recon_approvals
-  for each row execute function recon_approvals_immutable();
+  for each row execute function night_close_history_immutable();
 create trigger recon_approvals_no_truncate before truncate on recon_approvals
-  for each statement execute function recon_approvals_immutable();
+  for each statement execute function night_close_history_immutable();
 
 -- The opening float of a cash desk for a night, in minor units: every entry is kept (audited),
 -- the latest one counts.
@@ -62,15 +63,10 @@ create table recon_floats (
 );
 create index recon_floats_day on recon_floats (day_id, device_id, id desc);
 
-create function recon_floats_immutable() returns trigger language plpgsql as $$
-begin
-  raise exception 'float entries are immutable (% refused)', TG_OP using errcode = 'P0001';
-end $$;
-
 create trigger recon_floats_no_update before update or delete on recon_floats
-  for each row execute function recon_floats_immutable();
+  for each row execute function night_close_history_immutable();
 create trigger recon_floats_no_truncate before truncate on recon_floats
-  for each statement execute function recon_floats_immutable();
+  for each statement execute function night_close_history_immutable();
 
 -- Counts saved as a draft (a running night can be counted): one line per desk and method, the
 -- latest save wins; a sign-off carries its own lines.
