@@ -114,48 +114,57 @@ export function FloatsPanel({
   return (
     <Panel title={t("title")} id="floats-title">
       <p className="mb-2 text-sm text-slate-700">{t("rule")}</p>
-      <DataTable
-        caption={t("caption")}
-        hiddenCaption
-        empty={<p>{t("none")}</p>}
-        columns={[
-          t("desk"),
-          numeric(t("float")),
-          t("setBy"),
-          ...(canSet ? [{ label: t("change"), hiddenLabel: true }] : []),
-        ]}
-        rows={desks.map((d) => {
-          const f = report.floats.find((x) => x.device_id === d);
-          return {
-            key: d,
-            cells: [
-              desk(d),
-              <span key="f" data-testid={`float-${d}`}>
-                {f ? money(f.amount) : t("noFloat")}
-              </span>,
-              f ? t("setAt", { who: f.username, time: at(f.set_at) }) : "—",
-              ...(canSet
-                ? [
-                    <FloatForm
-                      key="form"
-                      dayId={day.id}
-                      deviceId={d}
-                      label={t("floatAt", { desk: desk(d) })}
-                      currency={currency}
-                      onSet={onSet}
-                    />,
-                  ]
-                : []),
-            ],
-          };
-        })}
-      />
-      {canSet && (
-        <div className="mt-3">
-          <p className="mb-1 text-sm font-medium">{t("otherDesk")}</p>
-          <FloatForm dayId={day.id} deviceId={null} label={t("amount")} currency={currency} onSet={onSet} />
-        </div>
-      )}
+      {/* Open while the night is to come or running (when floats are handed out); folded after. */}
+      <details open={!report.ended} className="group">
+        <summary className="no-print mb-2 cursor-pointer text-sm font-medium" data-testid="floats-summary">
+          {t("summary", {
+            count: report.floats.length,
+            total: money(report.floats.reduce((n, f) => n + f.amount, 0)),
+          })}
+        </summary>
+        <DataTable
+          caption={t("caption")}
+          hiddenCaption
+          empty={<p>{t("none")}</p>}
+          columns={[
+            t("desk"),
+            numeric(t("float")),
+            t("setBy"),
+            ...(canSet ? [{ label: t("change"), hiddenLabel: true }] : []),
+          ]}
+          rows={desks.map((d) => {
+            const f = report.floats.find((x) => x.device_id === d);
+            return {
+              key: d,
+              cells: [
+                desk(d),
+                <span key="f" data-testid={`float-${d}`}>
+                  {f ? money(f.amount) : t("noFloat")}
+                </span>,
+                f ? t("setAt", { who: f.username, time: at(f.set_at) }) : "—",
+                ...(canSet
+                  ? [
+                      <FloatForm
+                        key="form"
+                        dayId={day.id}
+                        deviceId={d}
+                        label={t("floatAt", { desk: desk(d) })}
+                        currency={currency}
+                        onSet={onSet}
+                      />,
+                    ]
+                  : []),
+              ],
+            };
+          })}
+        />
+        {canSet && (
+          <div className="mt-3">
+            <p className="mb-1 text-sm font-medium">{t("otherDesk")}</p>
+            <FloatForm dayId={day.id} deviceId={null} label={t("amount")} currency={currency} onSet={onSet} />
+          </div>
+        )}
+      </details>
     </Panel>
   );
 }

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { joinClasses, primaryButtonClass, textLinkClass } from "@/components/ui/class-names";
 import { useIntlLocale } from "@/components/ui/locale-format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { NightReportDocument } from "@/lib/shared/api/reconciliation";
 import {
   REPORT_COLUMNS,
@@ -102,32 +103,34 @@ export function NightReportView({ doc }: { doc: NightReportDocument }) {
         <h3 className="font-semibold">
           {t("linesTitle")} · {x.countedOf}
         </h3>
-        <table className="w-full text-left text-xs tabular-nums">
-          <thead>
-            <tr className="border-b">
-              {REPORT_COLUMNS.map((c, i) => (
-                <th key={c} scope="col" className={joinClasses("pr-2", i > 1 && "text-right")}>
-                  {t(`columns.${c}`)}
+        <ScrollRegion label={t("linesTitle")}>
+          <table className="w-full text-left text-xs tabular-nums">
+            <thead>
+              <tr className="border-b">
+                {REPORT_COLUMNS.map((c, i) => (
+                  <th key={c} scope="col" className={joinClasses("pr-2", i > 1 && "text-right")}>
+                    {t(`columns.${c}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>{x.lines.map(row)}</tbody>
+            <tfoot>
+              <tr className="border-t font-semibold" data-testid="report-totals">
+                <th scope="row" colSpan={2} className="text-left">
+                  {t("total")}
                 </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>{x.lines.map(row)}</tbody>
-          <tfoot>
-            <tr className="border-t font-semibold" data-testid="report-totals">
-              <th scope="row" colSpan={2} className="text-left">
-                {t("total")}
-              </th>
-              <td className="pr-2 text-right">{f.money(x.totals.float)}</td>
-              <td colSpan={3} />
-              <td className="pr-2 text-right">{f.money(x.totals.expected)}</td>
-              <td className="pr-2 text-right">{f.money(x.totals.counted)}</td>
-              <td className={joinClasses("text-right", x.totals.beyond && "text-red-800")}>
-                {signed(x.totals.variance)}
-              </td>
-            </tr>
-          </tfoot>
-        </table>
+                <td className="pr-2 text-right">{f.money(x.totals.float)}</td>
+                <td colSpan={3} />
+                <td className="pr-2 text-right">{f.money(x.totals.expected)}</td>
+                <td className="pr-2 text-right">{f.money(x.totals.counted)}</td>
+                <td className={joinClasses("text-right", x.totals.beyond && "text-red-800")}>
+                  {signed(x.totals.variance)}
+                </td>
+              </tr>
+            </tfoot>
+          </table>
+        </ScrollRegion>
       </section>
       <Section
         title={t("denominationsTitle")}

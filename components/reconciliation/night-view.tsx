@@ -275,6 +275,7 @@ const signed = (n: number) => (n >= 0 ? "+" : "");
 /** The night changed since it was signed off: by how much, and which lines. */
 function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
   const t = useTranslations("night");
+  const locale = useIntlLocale();
   const label = useDriftLabel();
   return (
     <section
@@ -285,7 +286,7 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
     >
       <h2 id="drift-title" className="font-semibold text-amber-950">
         {t("drift", {
-          count: `${signed(drift.sales_count)}${drift.sales_count}`,
+          count: `${signed(drift.sales_count)}${formatCount(drift.sales_count, locale)}`,
           total: `${signed(drift.sales_total)}${money(drift.sales_total)}`,
         })}
       </h2>
@@ -293,7 +294,7 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
         caption={t("driftCaption")}
         columns={[t("line"), numeric(t("signed")), numeric(t("now")), numeric(t("change"))]}
         rows={drift.lines.map((l) => {
-          const value = (n: number) => (l.money ? money(n) : String(n));
+          const value = (n: number) => (l.money ? money(n) : formatCount(n, locale));
           return {
             key: l.key,
             cells: [label(l), value(l.before), value(l.after), `${signed(l.delta)}${value(l.delta)}`],
