@@ -145,7 +145,10 @@ export function NightReportView({ doc }: { doc: NightReportDocument }) {
         testId="report-adjustments"
       />
       <section className="mt-8 grid grid-cols-2 gap-8" data-testid="report-signatures">
-        {[t("signatureSupervisor"), t("signatureManager")].map((who) => (
+        {[
+          `${t("signatureSupervisor")}: ${doc.signoff.username}`,
+          `${t("signatureManager")}${doc.signoff.approval ? `: ${doc.signoff.approval.username}` : ""}`,
+        ].map((who) => (
           <div key={who}>
             <div className="h-12 border-b border-slate-500" />
             <p className="mt-1 text-xs">{who}</p>
