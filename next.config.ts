@@ -3,8 +3,8 @@ import createNextIntlPlugin from "next-intl/plugin";
 import { IMPORT_MAX_BYTES } from "./lib/shared/api/limits";
 
 const nextConfig: NextConfig = {
-  // Native/WASM database drivers load from node_modules at run time instead of being bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  // Native/WASM database drivers, and pdfkit (its font metrics), load from node_modules at run time.
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "pdfkit"],
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { devices, expect, type Page, test } from "@playwright/test";
 import { can, type Role, roles, screens } from "../lib/shared/permissions";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { nameDesk, signIn, waitForFirstSync } from "./support";
+import { expectNoViolations, nameDesk, signIn, waitForFirstSync } from "./support";
 
 /**
  * Accessibility (issue #8): axe-core finds no violation on any screen, for every role that can
@@ -12,20 +11,7 @@ import { nameDesk, signIn, waitForFirstSync } from "./support";
  * No rule is disabled: a violation is fixed in the component.
  */
 
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 const API = `http://127.0.0.1:${E2E_API_PORT}`;
-
-/** Runs axe on the page as it is and expects no violation; the message names each rule and node. */
-async function expectNoViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    help: v.help,
-    nodes: v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
-  }));
-  expect(found, `axe violations on ${where}`).toEqual([]);
-}
 
 /** The live screens show "Data as of" once their data (the sync's mirror) is loaded. */
 async function liveReady(page: Page) {

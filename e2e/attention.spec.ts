@@ -99,6 +99,16 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   await card.getByRole("button", { name: "Acknowledge" }).click();
   await expect(card.getByTestId("acknowledged")).toContainText("Acknowledged by manager at");
   await expect(card.getByTestId("acknowledged")).toContainText("Runner on the way to the Beach Bar");
+  // The first acknowledgement stands: a second one is refused, naming it.
+  const twice = await page.request.post(`/api/alerts/${alert.id}/acknowledge`, {
+    data: { comment: "me too" },
+    headers: SAME_ORIGIN,
+  });
+  expect(twice.status()).toBe(409);
+  expect((await twice.json()).error).toMatchObject({
+    code: "already_acknowledged",
+    message: expect.stringContaining("manager acknowledged this alert"),
+  });
 
   // The current night waits for the bar (it may still hold records) until it syncs or is waived.
   const { days, day: current } = await getJson<NightReport>(page, "/api/reconciliation");
@@ -118,10 +128,32 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   await expect(row).toContainText("Not synced since");
   await expect(page.getByTestId("night-completeness")).toHaveAttribute("data-provisional", "true");
   await expect(page.getByTestId("night-completeness")).toContainText(DEVICE);
-  await row.getByLabel(`Why waive ${DEVICE}?`).fill("Bar closed for a power cut, paper tally kept");
-  await row.getByRole("button", { name: "Waive" }).click();
-  await expect(row).toContainText("Waived by manager");
-  await expect(page.getByTestId("night-completeness")).not.toContainText(DEVICE);
+  // A terminal is waived once the night is over (until then it may still sync): once, by one person.
+  const waiver = {
+    day_id: tonight.id,
+    device_id: DEVICE,
+    reason: "Bar closed for a power cut, paper tally kept",
+  };
+  if (Date.parse(tonight.ends_at) > Date.now()) {
+    await expect(row.getByRole("button", { name: "Waive" })).toHaveCount(0);
+    const refused = await page.request.post("/api/reconciliation/waivers", {
+      data: waiver,
+      headers: SAME_ORIGIN,
+    });
+    expect(refused.status()).toBe(409);
+    expect((await refused.json()).error.code).toBe("night_not_ended");
+  } else {
+    await row.getByLabel(`Why waive ${DEVICE}?`).fill(waiver.reason);
+    await row.getByRole("button", { name: "Waive" }).click();
+    await expect(row).toContainText("Waived by manager");
+    await expect(page.getByTestId("night-completeness")).not.toContainText(DEVICE);
+    const again = await page.request.post("/api/reconciliation/waivers", {
+      data: waiver,
+      headers: SAME_ORIGIN,
+    });
+    expect(again.status()).toBe(409);
+    expect((await again.json()).error.code).toBe("already_waived");
+  }
 
   // The bar is back: its buffer arrives in one burst, late; it shows as back, the alert resolves.
   const back = await admin(`/terminals/${DEVICE}/online`);
@@ -147,8 +179,17 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   const ended = days.filter((d) => Date.parse(d.ends_at) <= Date.now());
   expect(ended.length).toBeGreaterThanOrEqual(2);
   const closed = ended.at(-1)!;
+  const latest = (await getJson<NightReport>(page, `/api/reconciliation?day_id=${closed.id}`)).signoffs[0];
   const signed = await page.request.post("/api/reconciliation/signoff", {
-    data: { day_id: closed.id, counted: [], comment: "e2e attention" },
+    data: {
+      day_id: closed.id,
+      idempotency_key: crypto.randomUUID(),
+      based_on: latest?.id ?? null,
+      counted: [],
+      comment: "e2e attention",
+      // The simulator may still sell into it: signed against any difference, knowingly.
+      sign_against_difference: true,
+    },
     headers: SAME_ORIGIN,
   });
   expect(signed.status()).toBe(201);

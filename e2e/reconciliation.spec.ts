@@ -79,10 +79,17 @@ test("sign a night off, see a late sale's drift with its lines, sign again; CSV 
 
   // Sign off with a count for the first desk (a small shortage).
   const line = first.figures!.expected[0]!;
-  const input = page.getByLabel(`Counted ${line.payment_method} at ${line.device_id || "unknown"}`);
+  const input = page.getByLabel(
+    `Counted ${line.payment_method} at ${line.device_id || "online, no terminal"}`,
+  );
   await input.fill(((line.expected - 100) / 100).toFixed(2));
   await page.getByLabel("Comment").fill("first count");
   await page.getByRole("button", { name: "Sign off this night" }).click();
+  // The lines left blank are named before anything is stored.
+  await expect(page.getByTestId("signoff-confirm")).toContainText(
+    `1 of ${first.figures!.expected.length} lines counted: sign off anyway?`,
+  );
+  await page.getByRole("button", { name: "Sign off anyway" }).click();
   const history = page.getByRole("region", { name: "Sign-off history" });
   await expect(history.locator("tbody tr")).toHaveCount(1);
   await expect(history.locator("tbody tr").first()).toContainText("supervisor");
@@ -114,9 +121,12 @@ test("sign a night off, see a late sale's drift with its lines, sign again; CSV 
   expect(drifted.drift!.sales_count).toBeGreaterThanOrEqual(1);
   expect(drifted.drift!.sales_total).toBeGreaterThanOrEqual(4321);
 
-  // Sign again: the drift is gone, both sign-offs stay in the history, the first unchanged.
+  // Sign again once the night matches the upstream summary again: the drift is gone, both
+  // sign-offs stay in the history, the first unchanged.
+  await expect(page.getByTestId("checksum")).toContainText("Matches upstream", { timeout: 90_000 });
   await page.getByLabel("Comment").fill("after the late bar");
   await page.getByRole("button", { name: "Sign off again" }).click();
+  await page.getByRole("button", { name: "Sign off anyway" }).click();
   await expect(history.locator("tbody tr")).toHaveCount(2);
   await expect(page.getByTestId("drift")).toHaveCount(0);
   const signed = await report(page, day.id);
@@ -149,8 +159,11 @@ test("sign a night off, see a late sale's drift with its lines, sign again; CSV 
   expect(money(sum("sales_by_terminal"), currency)).toBe(screenTotal);
   expect(money(sum("sales_tax_base") + sum("sales_tax_amount"), currency)).toBe(screenTotal);
 
-  // Printable: the print stylesheet hides the controls.
+  // The report to print is the latest sign-off's, from its snapshot: the console's controls hidden.
+  await history.getByRole("link", { name: `Print view of sign-off ${signed.signoffs[0]!.id}` }).click();
+  await expect(page.getByTestId("night-report")).toContainText(`Night report: ${day.name}`);
   await page.emulateMedia({ media: "print" });
-  await expect(page.getByRole("button", { name: "Print report" })).toBeHidden();
-  await expect(page.getByTestId("night-sales-total")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Print" })).toBeHidden();
+  await expect(page.getByRole("navigation", { name: "Screens" })).toBeHidden();
+  await expect(page.getByTestId("report-facts")).toContainText("Signed off by supervisor");
 });

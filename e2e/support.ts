@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import type { Locale } from "../lib/shared/i18n/locales";
 import { translatorFor } from "../lib/shared/i18n/messages";
@@ -181,4 +182,21 @@ export async function ticketFixtures(keyName: string, run: string) {
       return code;
     },
   };
+}
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+
+/**
+ * Runs axe-core on the page as it is (WCAG 2.0/2.1/2.2 A and AA, and axe's best practices) and
+ * expects no violation; the message names each rule and node.
+ */
+export async function expectNoViolations(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const found = violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
+  }));
+  expect(found, `axe violations on ${where}`).toEqual([]);
 }

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { LateByTerminalTable } from "@/components/ui/breakdown-tables";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { InlineTextForm } from "@/components/ui/inline-text-form";
+import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { postJson } from "@/lib/shared/api/client";
 import {
@@ -12,6 +13,7 @@ import {
   NightCompleteness,
   type NightReport,
 } from "@/lib/shared/api/reconciliation";
+import { formatCount } from "@/lib/shared/format/number";
 
 type At = (iso: string) => string;
 
@@ -36,6 +38,7 @@ export function CompletenessPanel({
   onWaived: () => void;
 }) {
   const t = useTranslations("completeness");
+  const locale = useIntlLocale();
   const waiting = c.terminals.filter((x) => x.pending && !x.waiver);
   return (
     <Panel title={t("title")} id="completeness-title">
@@ -50,7 +53,10 @@ export function CompletenessPanel({
         }
       >
         {c.provisional
-          ? t("provisional", { count: waiting.length, terminals: waiting.map((x) => x.device_id).join(", ") })
+          ? t("provisional", {
+              count: waiting.length,
+              terminals: waiting.map((x) => x.device_id || t("noTerminal")).join(", "),
+            })
           : mirroring
             ? t("mirroring")
             : t("complete")}
@@ -63,8 +69,8 @@ export function CompletenessPanel({
         rows={c.terminals.map((x) => ({
           key: x.device_id,
           cells: [
-            x.device_id,
-            String(x.records),
+            x.device_id || t("noTerminal"),
+            formatCount(x.records, locale),
             x.synced_up_to ? at(x.synced_up_to) : "—",
             x.last_arrival ? at(x.last_arrival) : "—",
             <div key="state" data-testid={`night-terminal-${x.device_id}`}>

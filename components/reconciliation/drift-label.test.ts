@@ -25,6 +25,7 @@ function night(scale: number): NightFigures {
       {
         device_id: "desk-1",
         payment_method: "cash",
+        float: 0,
         topups: 1000 * scale,
         withdrawals: 0,
         sales: 0,
@@ -33,6 +34,7 @@ function night(scale: number): NightFigures {
       {
         device_id: "",
         payment_method: "card",
+        float: 0,
         topups: 0,
         withdrawals: 50 * scale,
         sales: 0,

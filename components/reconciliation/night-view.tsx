@@ -24,20 +24,33 @@ import {
   ResyncAnswer,
 } from "@/lib/shared/api/reconciliation";
 import { formatCount } from "@/lib/shared/format/number";
+import { timeOfDay } from "@/lib/shared/format/time";
 import { AdjustmentsPanel, CompletenessPanel } from "./completeness-panel";
 import { driftLabel } from "./drift-label";
-import { SignoffHistory, SignoffPanel } from "./signoff-panel";
+import { FloatsPanel } from "./floats-panel";
+import { NightStatusLine } from "./night-status";
+import { SignoffHistory } from "./signoff-history";
+import { SignoffPanel } from "./signoff-panel";
+import { useNightCount } from "./use-night-count";
 
 const REPORT_PATH = "/api/reconciliation";
-const PRINT_STYLE = `@media print { nav, header, search, [role=search], .no-print { display: none !important; } body { background: white; } section { break-inside: avoid; } }`;
 
 type Money = (minor: number) => string;
 
-/** Night reconciliation (issue #7): a night's figures, checksum, late arrivals, sign-off and drift. */
-export function NightView({ canSign }: { canSign: boolean }) {
+/**
+ * Night reconciliation: the night's status at the top, then its count and sign-off (floats,
+ * denominations, tolerance, approval), the sign-offs with their reports, and the figures below.
+ */
+export function NightView({
+  canSign,
+  canApprove,
+  username,
+}: {
+  canSign: boolean;
+  canApprove: boolean;
+  username: string;
+}) {
   const t = useTranslations("night");
-  const value = useValueText();
-  const locale = useIntlLocale();
   // A link may name the night (an alert's "see what explains it"): ?day_id=
   const [dayId, setDayId] = useState<string | null>(useSearchParams().get("day_id"));
   const client = useQueryClient();
@@ -46,13 +59,8 @@ export function NightView({ canSign }: { canSign: boolean }) {
   if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
   if (!data.day || !data.figures) return <Empty>{t("noNights")}</Empty>;
-  const { money, timeZone, dateTime } = eventFormat(data, locale);
-  const f = data.figures;
-  const day = data.day;
-
   return (
     <div className="space-y-6" data-testid="night">
-      <style>{PRINT_STYLE}</style>
       <DayReportHeader
         report={data}
         day={data.day}
@@ -60,13 +68,49 @@ export function NightView({ canSign }: { canSign: boolean }) {
         toolsClassName="no-print"
         figures={data.figures_source}
         onPick={setDayId}
-        exportHref={`/api/reconciliation/export?day_id=${encodeURIComponent(day.id)}`}
+        exportHref={`/api/reconciliation/export?day_id=${encodeURIComponent(data.day.id)}`}
         exportLabel={t("export")}
-      >
-        <button type="button" className={joinClasses(toolButtonClass, "mb-4")} onClick={() => window.print()}>
-          {t("print")}
-        </button>
-      </DayReportHeader>
+      />
+      <NightScreen
+        key={data.day.id}
+        report={data}
+        canSign={canSign}
+        canApprove={canApprove}
+        username={username}
+        onChanged={refresh}
+      />
+    </div>
+  );
+}
+
+/** One night: its state keeps the count being typed while the report refreshes. */
+function NightScreen({
+  report: data,
+  canSign,
+  canApprove,
+  username,
+  onChanged,
+}: {
+  report: NightReport;
+  canSign: boolean;
+  canApprove: boolean;
+  username: string;
+  onChanged: () => void;
+}) {
+  const t = useTranslations("night");
+  const value = useValueText();
+  const locale = useIntlLocale();
+  const count = useNightCount(data);
+  const { money, timeZone, dateTime } = eventFormat(data, locale);
+  const clock = (iso: string) => timeOfDay(iso, timeZone).slice(0, 5);
+  const desk = (id: string) => id || t("noTerminal");
+  const f = data.figures!;
+  const day = data.day!;
+  const mirroring = data.mirror.days.some((d) => d.day_id === day.id && !d.walked);
+  const noTerminal =
+    f.sales_by_device.some((r) => !r.device_id) || !!data.late?.by_device.some((r) => !r.device_id);
+  return (
+    <>
       <p className="text-sm text-slate-700" data-testid="night-window">
         {t("window", {
           name: day.name,
@@ -77,9 +121,16 @@ export function NightView({ canSign }: { canSign: boolean }) {
         {data.ended ? "" : t("running")}
       </p>
 
-      {data.drift && <DriftAlert drift={data.drift} money={money} />}
+      <NightStatusLine
+        report={data}
+        count={count}
+        money={money}
+        at={dateTime}
+        clock={clock}
+        mirroring={mirroring}
+      />
 
-      <NightStats figures={f} money={money} />
+      {data.drift && <DriftAlert drift={data.drift} money={money} />}
 
       <ChecksumPanel
         checksum={data.checksum}
@@ -87,8 +138,51 @@ export function NightView({ canSign }: { canSign: boolean }) {
         canResync={canSign}
         money={money}
         at={dateTime}
-        onResynced={refresh}
+        onResynced={onChanged}
       />
+
+      {data.completeness && (
+        <CompletenessPanel
+          dayId={day.id}
+          completeness={data.completeness}
+          mirroring={mirroring}
+          canWaive={canSign && data.ended}
+          at={dateTime}
+          onWaived={onChanged}
+        />
+      )}
+
+      <FloatsPanel report={data} canSet={canSign} money={money} at={dateTime} desk={desk} onSet={onChanged} />
+
+      <SignoffPanel
+        report={data}
+        count={count}
+        canSign={canSign}
+        onChanged={onChanged}
+        money={money}
+        clock={clock}
+        desk={desk}
+        mirroring={mirroring}
+      />
+
+      <SignoffHistory
+        signoffs={data.signoffs}
+        money={money}
+        at={dateTime}
+        canApprove={canApprove}
+        username={username}
+        onChanged={onChanged}
+      />
+
+      {data.adjustments && <AdjustmentsPanel adjustments={data.adjustments} money={money} at={dateTime} />}
+
+      <NightStats figures={f} money={money} />
+
+      {noTerminal && (
+        <p className="text-sm text-slate-700" data-testid="no-terminal-note">
+          {t("noTerminalHint")}
+        </p>
+      )}
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title={t("byMethod")} id="by-method-title">
@@ -108,11 +202,7 @@ export function NightView({ canSign }: { canSign: boolean }) {
           <CountAndTotalTable
             caption={t("byTerminal")}
             labels={[t("terminal"), t("sales"), t("total")]}
-            rows={f.sales_by_device.map((r) => ({
-              key: r.device_id,
-              name: r.device_id || t("unknown"),
-              ...r,
-            }))}
+            rows={f.sales_by_device.map((r) => ({ key: r.device_id, name: desk(r.device_id), ...r }))}
             money={money}
           />
         </Panel>
@@ -142,7 +232,10 @@ export function NightView({ canSign }: { canSign: boolean }) {
         {data.late && data.late.count > 0 ? (
           <>
             <p className="mb-2" data-testid="late-summary">
-              {t("lateSummary", { count: data.late.count, amount: money(data.late.amount) })}
+              {t("lateSummary", {
+                count: formatCount(data.late.count, locale),
+                amount: money(data.late.amount),
+              })}
               {data.late.latest_created_at &&
                 t("lateLatest", { time: dateTime(data.late.latest_created_at) })}
             </p>
@@ -158,29 +251,7 @@ export function NightView({ canSign }: { canSign: boolean }) {
           <p data-testid="late-summary">{t("noLate")}</p>
         )}
       </Panel>
-
-      {data.completeness && (
-        <CompletenessPanel
-          dayId={day.id}
-          completeness={data.completeness}
-          mirroring={data.mirror.days.some((d) => d.day_id === day.id && !d.walked)}
-          canWaive={canSign}
-          at={dateTime}
-          onWaived={refresh}
-        />
-      )}
-
-      {data.adjustments && <AdjustmentsPanel adjustments={data.adjustments} money={money} at={dateTime} />}
-
-      <SignoffPanel
-        key={`${day.id}-${data.signoffs[0]?.id ?? "none"}`}
-        report={data}
-        canSign={canSign}
-        onSigned={refresh}
-      />
-
-      <SignoffHistory signoffs={data.signoffs} money={money} at={dateTime} />
-    </div>
+    </>
   );
 }
 
@@ -204,6 +275,7 @@ const signed = (n: number) => (n >= 0 ? "+" : "");
 /** The night changed since it was signed off: by how much, and which lines. */
 function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
   const t = useTranslations("night");
+  const locale = useIntlLocale();
   const label = useDriftLabel();
   return (
     <section
@@ -214,7 +286,7 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
     >
       <h2 id="drift-title" className="font-semibold text-amber-950">
         {t("drift", {
-          count: `${signed(drift.sales_count)}${drift.sales_count}`,
+          count: `${signed(drift.sales_count)}${formatCount(drift.sales_count, locale)}`,
           total: `${signed(drift.sales_total)}${money(drift.sales_total)}`,
         })}
       </h2>
@@ -222,7 +294,7 @@ function DriftAlert({ drift, money }: { drift: Drift; money: Money }) {
         caption={t("driftCaption")}
         columns={[t("line"), numeric(t("signed")), numeric(t("now")), numeric(t("change"))]}
         rows={drift.lines.map((l) => {
-          const value = (n: number) => (l.money ? money(n) : String(n));
+          const value = (n: number) => (l.money ? money(n) : formatCount(n, locale));
           return {
             key: l.key,
             cells: [label(l), value(l.before), value(l.after), `${signed(l.delta)}${value(l.delta)}`],
@@ -257,23 +329,23 @@ function NightStats({ figures: f, money }: { figures: NightFigures; money: Money
         label={t("topups")}
         value={money(f.topups.amount)}
         testId="night-topups"
-        hint={t("recordsHint", { count: f.topups.count })}
+        hint={t("recordsHint", { count: count(f.topups.count) })}
       />
       <Stat
         label={t("withdrawals")}
         value={money(f.withdrawals.amount)}
         testId="night-withdrawals"
-        hint={t("recordsHint", { count: f.withdrawals.count })}
+        hint={t("recordsHint", { count: count(f.withdrawals.count) })}
       />
       <Stat
         label={t("bonuses")}
         value={money(f.bonuses.amount)}
-        hint={t("recordsHint", { count: f.bonuses.count })}
+        hint={t("recordsHint", { count: count(f.bonuses.count) })}
       />
       <Stat
         label={t("transfers")}
         value={money(f.transfers.amount)}
-        hint={t("recordsHint", { count: f.transfers.count })}
+        hint={t("recordsHint", { count: count(f.transfers.count) })}
       />
     </dl>
   );

@@ -2,194 +2,262 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
-import { toolButtonClass } from "@/components/ui/class-names";
-import { DataTable, numeric } from "@/components/ui/data-table";
-import { eventFormat } from "@/components/ui/event-format";
-import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
-import { RecordsNote } from "@/components/ui/mirror-status";
+import { useId, useState } from "react";
+import { z } from "zod";
+import { inputClass, primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { Panel } from "@/components/ui/panel";
-import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox } from "@/components/ui/states";
 import { postJson } from "@/lib/shared/api/client";
-import { type NightReport, Signoff, type SignoffRequest } from "@/lib/shared/api/reconciliation";
-import { parseAmount } from "@/lib/shared/format/money";
+import { isRetryable } from "@/lib/shared/api/errors";
+import { DraftLine, type NightReport, Signoff, type SignoffRequest } from "@/lib/shared/api/reconciliation";
+import { beyondNight } from "@/lib/shared/night-close";
+import { CountTable } from "./count-table";
+import type { NightCount } from "./use-night-count";
 
-/** The money each desk should hold per method, what was counted, and the sign-off itself. */
+type Money = (minor: number) => string;
+
+/** The first few names of a list, and how many more. */
+function someOf(names: string[], t: (key: string, v: Record<string, string | number>) => string, most = 8) {
+  return names.length <= most
+    ? names.join(", ")
+    : t("andMore", { names: names.slice(0, most).join(", "), count: names.length - most });
+}
+
+/** Why the sign-off button is disabled, in words (null: it is not). */
+function useBlocked(
+  report: NightReport,
+  count: NightCount,
+  form: { comment: string; against: boolean; mirroring: boolean; clock: (iso: string) => string },
+): string | null {
+  const t = useTranslations("signoff");
+  if (!report.ended) return t("blockedRunning", { time: form.clock(report.day!.ends_at) });
+  if (form.mirroring) return t("blockedMirroring");
+  if (count.invalid) return t("notNumber");
+  if (report.checksum?.matched !== true && !form.against) return t("blockedChecksum");
+  if (count.needsApproval && form.comment.trim() === "") return t("blockedComment");
+  return null;
+}
+
+/** What the sign-off will record, before the button: lines counted, totals, tolerance, approval. */
+function Summary({ report, count, money }: { report: NightReport; count: NightCount; money: Money }) {
+  const t = useTranslations("signoff");
+  const x = count.totals;
+  const beyond = count.lines.filter((l) => l.beyond).length;
+  const hide = count.blind && x.counted_lines < x.lines;
+  return (
+    <div
+      className="mt-3 rounded border border-slate-200 bg-slate-50 p-3 text-sm"
+      data-testid="signoff-summary"
+    >
+      <p>
+        {t("summary", {
+          counted: x.counted_lines,
+          lines: x.lines,
+          expected: hide ? t("hiddenBlind") : money(x.expected_counted),
+          total: money(x.counted),
+          variance: hide ? t("hiddenBlind") : money(x.variance),
+        })}
+      </p>
+      <p className="text-slate-600">
+        {t("toleranceRule", { line: money(report.tolerance.line), night: money(report.tolerance.night) })}
+      </p>
+      {count.needsApproval && (
+        <p className="mt-1 font-semibold text-red-800" data-testid="signoff-needs-approval">
+          {beyondNight(x.variance, report.tolerance)
+            ? t("needsApprovalNight", { count: beyond })
+            : t("needsApproval", { count: beyond })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The count of the night and its sign-off: save a draft any time, sign once the night is over. */
 export function SignoffPanel({
   report,
+  count,
   canSign,
-  onSigned,
+  onChanged,
+  money,
+  clock,
+  desk,
+  mirroring,
 }: {
   report: NightReport;
+  count: NightCount;
   canSign: boolean;
-  onSigned: () => void;
+  onChanged: () => void;
+  money: Money;
+  clock: (iso: string) => string;
+  desk: (deviceId: string) => string;
+  mirroring: boolean;
 }) {
   const t = useTranslations("signoff");
-  const valueText = useValueText();
-  const { money, currency } = eventFormat(report, useIntlLocale());
-  const [counted, setCounted] = useState<Record<string, string>>({});
+  const reasonId = useId();
+  const [key, setKey] = useState(() => crypto.randomUUID());
   const [comment, setComment] = useState("");
+  const [against, setAgainst] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const day = report.day!;
   const sign = useMutation({
     mutationFn: (body: SignoffRequest) => postJson("/api/reconciliation/signoff", body, Signoff),
     onSuccess: () => {
+      // A new form: a new key, an empty comment; the count stays (to sign again after a late record).
+      setKey(crypto.randomUUID());
       setComment("");
-      onSigned();
+      setAgainst(false);
+      setConfirming(false);
+      onChanged();
+    },
+    onError: (err) => {
+      // A refusal is final (a new form gets a new key); a lost answer is retried with the same key.
+      if (!isRetryable(err)) setKey(crypto.randomUUID());
+      setConfirming(false);
+      onChanged();
     },
   });
-  const lines = (report.figures?.expected ?? []).map((e) => {
-    const key = `${e.device_id}|${e.payment_method}`;
-    const text = counted[key] ?? "";
-    const value = text === "" ? null : parseAmount(text, currency, { negative: true });
-    return { e, key, text, value, invalid: text !== "" && value === null };
+  const draft = useMutation({
+    mutationFn: () =>
+      postJson(
+        "/api/reconciliation/draft",
+        { day_id: day.id, lines: count.draftRequest() },
+        z.array(DraftLine),
+      ),
+    onSuccess: () => count.saved(),
   });
-  const invalid = lines.some((l) => l.invalid);
+  const reason = useBlocked(report, count, { comment, against, mirroring, clock });
+  const submit = () =>
+    sign.mutate({
+      day_id: day.id,
+      idempotency_key: key,
+      based_on: report.signoffs[0]?.id ?? null,
+      comment,
+      counted: count.request(),
+      sign_against_difference: against,
+      blind: count.blind,
+    });
+  const checksum = report.checksum;
   return (
     <Panel title={t("title")} id="signoff-title">
-      {report.day && <RecordsNote ctx={report} dayId={report.day.id} />}
+      {canSign && (
+        <label className="no-print mb-2 flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={count.blind} onChange={(e) => count.setBlind(e.target.checked)} />
+          {t("blind")}
+        </label>
+      )}
       <form
         onSubmit={(ev) => {
           ev.preventDefault();
-          if (invalid || !report.day) return;
-          sign.mutate({
-            day_id: report.day.id,
-            comment,
-            // Only the desks and methods counted: an empty field is "not counted", not zero.
-            counted: lines.flatMap((l) =>
-              l.value === null
-                ? []
-                : [{ device_id: l.e.device_id, payment_method: l.e.payment_method, counted: l.value }],
-            ),
-          });
+          if (reason || sign.isPending) return;
+          // Lines left blank are named first; only "Sign off anyway" goes on (a double click does not).
+          const confirmed = (ev.nativeEvent as SubmitEvent).submitter?.dataset.confirm === "true";
+          if (count.blank.length > 0 && !confirmed) return setConfirming(true);
+          submit();
         }}
       >
-        <DataTable
-          caption={t("caption")}
-          columns={[
-            t("desk"),
-            t("method"),
-            numeric(t("topups")),
-            numeric(t("withdrawals")),
-            numeric(t("sales")),
-            numeric(t("expected")),
-            numeric(t("counted")),
-            numeric(t("variance")),
-          ]}
-          rows={lines.map((l) => ({
-            key: l.key,
-            cells: [
-              l.e.device_id || t("unknown"),
-              valueText(l.e.payment_method),
-              money(l.e.topups),
-              money(l.e.withdrawals),
-              money(l.e.sales),
-              <span key="x" data-testid={`expected-${l.key}`}>
-                {money(l.e.expected)}
-              </span>,
-              canSign ? (
-                <input
-                  key="c"
-                  aria-label={t("countedAt", {
-                    method: l.e.payment_method,
-                    desk: l.e.device_id || t("unknown"),
-                  })}
-                  aria-invalid={l.invalid}
-                  inputMode="decimal"
-                  className="w-28 rounded border border-slate-300 px-2 py-0.5 text-right"
-                  value={l.text}
-                  placeholder={t("placeholder")}
-                  onChange={(ev) => setCounted((c) => ({ ...c, [l.key]: ev.target.value }))}
-                />
-              ) : (
-                "—"
-              ),
-              l.value === null ? "—" : money(l.value - l.e.expected),
-            ],
-          }))}
-        />
+        <CountTable count={count} canCount={canSign} money={money} desk={desk} />
+        <Summary report={report} count={count} money={money} />
         {report.completeness?.provisional && (
           <p className="mt-3 text-sm text-amber-900" data-testid="signoff-provisional">
             {t("provisionalNote")}
           </p>
         )}
+        {canSign && report.ended && checksum?.matched !== true && (
+          <div
+            className="mt-3 rounded border border-amber-300 bg-amber-50 p-3 text-sm"
+            data-testid="signoff-checksum"
+          >
+            <p>{checksum?.upstream ? t("checksumDiffers") : t("checksumPending")}</p>
+            <label className="mt-1 flex items-center gap-2 font-medium">
+              <input type="checkbox" checked={against} onChange={(e) => setAgainst(e.target.checked)} />
+              {t("signAgainst")}
+            </label>
+          </div>
+        )}
         {canSign && (
           <div className="no-print mt-3 flex flex-wrap items-end gap-3">
             <label className="flex grow flex-col text-sm">
-              <span className="font-medium">{t("comment")}</span>
+              <span className="font-medium">
+                {t("comment")}
+                {count.needsApproval && ` ${t("commentRequired")}`}
+              </span>
               <textarea
-                className="rounded border border-slate-300 px-2 py-1"
+                className={inputClass}
                 rows={2}
                 maxLength={2000}
+                aria-required={count.needsApproval}
                 value={comment}
                 onChange={(ev) => setComment(ev.target.value)}
               />
             </label>
-            <button type="submit" className={toolButtonClass} disabled={sign.isPending || invalid}>
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              disabled={draft.isPending || count.invalid}
+              onClick={() => draft.mutate()}
+            >
+              {t("saveDraft")}
+            </button>
+            <button
+              type="submit"
+              className={primaryButtonClass}
+              disabled={sign.isPending || reason !== null}
+              aria-describedby={reason ? reasonId : undefined}
+            >
               {report.signoffs.length ? t("signAgain") : t("signOff")}
             </button>
           </div>
         )}
-        {invalid && (
-          <p role="alert" className="text-sm text-red-800">
-            {t("notNumber")}
+        {canSign && reason && (
+          <p id={reasonId} className="mt-2 text-sm text-slate-700" data-testid="signoff-blocked">
+            {reason}
           </p>
         )}
+        {confirming && count.blank.length > 0 && (
+          <div
+            role="alert"
+            className="mt-3 rounded border border-amber-300 bg-amber-50 p-3 text-sm"
+            data-testid="signoff-confirm"
+          >
+            <p className="font-semibold">
+              {t("confirmBlank", { counted: count.totals.counted_lines, lines: count.totals.lines })}
+            </p>
+            <p>
+              {t("blankLines", {
+                names: someOf(
+                  count.blank.map((l) => `${desk(l.expected.device_id)} (${l.expected.payment_method})`),
+                  t,
+                ),
+              })}
+            </p>
+            <div className="mt-2 flex gap-2">
+              <button
+                type="submit"
+                data-confirm="true"
+                className={primaryButtonClass}
+                disabled={sign.isPending}
+              >
+                {t("signAnyway")}
+              </button>
+              <button type="button" className={secondaryButtonClass} onClick={() => setConfirming(false)}>
+                {t("keepCounting")}
+              </button>
+            </div>
+          </div>
+        )}
         {sign.isError && <ErrorBox error={sign.error} what={t("theSignoff")} />}
+        {draft.isError && <ErrorBox error={draft.error} what={t("theDraft")} />}
+        {draft.isSuccess && (
+          <p role="status" className="mt-2 text-sm text-green-800">
+            {t("draftSaved")}
+          </p>
+        )}
         {sign.isSuccess && (
-          <p role="status" className="text-sm text-green-800">
-            {t("signed")}
+          <p role="status" className="mt-2 text-sm text-green-800" data-testid="signoff-done">
+            {sign.data.status === "awaiting_approval" ? t("signedAwaiting") : t("signed")}
           </p>
         )}
       </form>
-    </Panel>
-  );
-}
-
-/** Every sign-off of the night, newest first: who, when, what was signed and counted. */
-export function SignoffHistory({
-  signoffs,
-  money,
-  at,
-}: {
-  signoffs: Signoff[];
-  money: (minor: number) => string;
-  at: (iso: string) => string;
-}) {
-  const t = useTranslations("signoff");
-  return (
-    <Panel title={t("historyTitle")} id="history-title">
-      <DataTable
-        caption={t("historyCaption")}
-        hiddenCaption
-        empty={<p>{t("notSigned")}</p>}
-        columns={[
-          t("signedColumn"),
-          t("by"),
-          numeric(t("sales")),
-          numeric(t("salesTotal")),
-          numeric(t("variance")),
-          t("checksum"),
-          t("comment"),
-        ]}
-        rows={signoffs.map((s) => ({
-          key: s.id,
-          cells: [
-            at(s.signed_at),
-            s.username,
-            s.snapshot.figures.sales.count,
-            money(s.snapshot.figures.sales.total),
-            money(s.counted.reduce((n, l) => n + l.variance, 0)),
-            `${
-              s.snapshot.checksum.matched === null
-                ? t("notChecked")
-                : s.snapshot.checksum.matched
-                  ? t("matched")
-                  : t("differed")
-            }${s.snapshot.completeness?.provisional ? ` · ${t("wasProvisional")}` : ""}`,
-            <SafeText key="comment" text={s.comment} />,
-          ],
-        }))}
-      />
     </Panel>
   );
 }

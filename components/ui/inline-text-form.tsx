@@ -34,11 +34,11 @@ export function InlineTextForm({
         onSubmit(text);
       }}
     >
-      <label className="flex flex-col text-sm" htmlFor={id}>
+      <label className="flex min-w-0 max-w-full flex-col text-sm" htmlFor={id}>
         {label}
         <input
           id={id}
-          className={inputClass}
+          className={`${inputClass} max-w-full`}
           value={text}
           maxLength={maxLength}
           onChange={(e) => setText(e.target.value)}

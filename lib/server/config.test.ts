@@ -15,6 +15,8 @@ describe("dashboard configuration", () => {
       SANDBOX: "off",
       TRUST_PROXY: 0,
       LOOKUP_BUDGET: 30,
+      NIGHT_TOLERANCE_LINE: 500,
+      NIGHT_TOLERANCE_NIGHT: 2000,
     });
     expect(config.DATABASE_URL).toBeUndefined();
   });
@@ -32,6 +34,12 @@ describe("dashboard configuration", () => {
     [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, TRUST_PROXY: "yes" }, "TRUST_PROXY"],
     [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, TRUST_PROXY: "11" }, "TRUST_PROXY"],
     [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, LOOKUP_BUDGET: "0" }, "LOOKUP_BUDGET"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, NIGHT_TOLERANCE_LINE: "-1" }, "NIGHT_TOLERANCE_LINE"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, NIGHT_TOLERANCE_LINE: "5.5" }, "NIGHT_TOLERANCE_LINE"],
+    [
+      { CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, NIGHT_TOLERANCE_NIGHT: "a lot" },
+      "NIGHT_TOLERANCE_NIGHT",
+    ],
   ])("refuses %o naming %s", (env, name) => {
     expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(DashboardConfigError);
     expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(name);

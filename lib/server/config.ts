@@ -36,6 +36,10 @@ const schema = z.object({
   ATTENTION_QUIET_S: z.coerce.number().int().min(5).max(86_400).default(600),
   ATTENTION_LATE_S: z.coerce.number().int().min(5).max(86_400).default(600),
   ATTENTION_ALERT_S: z.coerce.number().int().min(5).max(86_400).default(900),
+  // Closing a night: the variance a desk's line, and the whole night, may have before a manager must
+  // approve the sign-off, in minor units of the event currency (500 = 5.00).
+  NIGHT_TOLERANCE_LINE: z.coerce.number().int().min(0).max(100_000_000).default(500),
+  NIGHT_TOLERANCE_NIGHT: z.coerce.number().int().min(0).max(100_000_000).default(2000),
 });
 
 export type DashboardConfig = z.infer<typeof schema> & { CASHLESS_API_KEY: string; SESSION_SECRET: string };

@@ -23,6 +23,8 @@ export const permissions = {
   "review.resolve": ["manager", "supervisor"],
   "reconciliation.view": ["manager", "supervisor"],
   "reconciliation.signoff": ["manager", "supervisor"],
+  /** A sign-off whose variance is beyond the tolerance is final once a manager (not its signer) approves it. */
+  "reconciliation.approve": ["manager"],
   "audit.view": ["manager"],
   "users.manage": ["manager"],
   "connection.view": ["manager", "supervisor", "staff"],

@@ -21,12 +21,37 @@ describe("expected money per desk", () => {
       ],
     });
     expect(lines).toEqual([
-      { device_id: "", payment_method: "cash", topups: 0, withdrawals: 0, sales: 300, expected: 300 },
-      { device_id: "bar_1", payment_method: "cash", topups: 0, withdrawals: 0, sales: 1000, expected: 1000 },
-      { device_id: "desk_1", payment_method: "card", topups: 3000, withdrawals: 0, sales: 0, expected: 3000 },
+      {
+        device_id: "",
+        payment_method: "cash",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: 300,
+        expected: 300,
+      },
+      {
+        device_id: "bar_1",
+        payment_method: "cash",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: 1000,
+        expected: 1000,
+      },
+      {
+        device_id: "desk_1",
+        payment_method: "card",
+        float: 0,
+        topups: 3000,
+        withdrawals: 0,
+        sales: 0,
+        expected: 3000,
+      },
       {
         device_id: "desk_1",
         payment_method: "cash",
+        float: 0,
         topups: 7000,
         withdrawals: 1500,
         sales: 0,
@@ -79,7 +104,15 @@ const figures = (over: Partial<NightFigures> = {}): NightFigures => ({
   bonuses: { count: 0, amount: 0 },
   transfers: { count: 0, amount: 0 },
   expected: [
-    { device_id: "bar_1", payment_method: "cash", topups: 0, withdrawals: 0, sales: 5000, expected: 5000 },
+    {
+      device_id: "bar_1",
+      payment_method: "cash",
+      float: 0,
+      topups: 0,
+      withdrawals: 0,
+      sales: 5000,
+      expected: 5000,
+    },
   ],
   ...over,
 });
@@ -102,6 +135,7 @@ describe("drift since a sign-off", () => {
         {
           device_id: "bar_1",
           payment_method: "cash",
+          float: 0,
           topups: 0,
           withdrawals: 0,
           sales: 5000,
@@ -110,6 +144,7 @@ describe("drift since a sign-off", () => {
         {
           device_id: "bar_late",
           payment_method: "cash",
+          float: 0,
           topups: 0,
           withdrawals: 0,
           sales: 600,

@@ -5,10 +5,11 @@ import type {
   ExpectedLine,
   NightFigures,
 } from "@/lib/shared/api/reconciliation";
+import type { DenominationCounts } from "./denominations";
 
 /**
- * The night reconciliation's arithmetic, pure (server and browser): expected money per desk,
- * variance of a count, and the drift of a night against a sign-off's snapshot. Integer cents.
+ * The night reconciliation's arithmetic, pure (server and browser): expected money per desk (the
+ * opening float included), variance of a count, and the drift of a night against a sign-off's snapshot. Integer cents.
  */
 
 /** Methods a desk physically holds or settles: counted at sign-off. */
@@ -20,32 +21,58 @@ export interface FlowRow {
   amount: number;
 }
 
+/** The opening float of a cash desk. */
+export interface FloatRow {
+  device_id: string;
+  amount: number;
+}
+
+/** The method whose money a desk holds in its drawer: the only one with an opening float. */
+export const CASH = "cash";
+
+/** Expected cash in a drawer: the opening float + cash top-ups − cash withdrawals + cash sales. */
+export function expectedCash(line: { float: number; topups: number; withdrawals: number; sales: number }) {
+  return line.float + line.topups - line.withdrawals + line.sales;
+}
+
 /**
- * Expected money per desk and method: paid top-ups − withdrawals + sales (returns are negative
- * sales, so they reduce it). Only `methods` count (bonus/promo/transfer move no money at a desk).
- * Records without a device are grouped under "" (unknown desk).
+ * Expected money per desk and method: the opening float (cash only) + paid top-ups − withdrawals +
+ * sales (returns are negative sales, so they reduce it). Only `methods` count (bonus/promo/transfer
+ * move no money at a desk). A desk given a float has a cash line even before its first record.
+ * Records without a device are grouped under "" (online, no terminal).
  */
 export function expectedByDesk(
-  input: { topups: FlowRow[]; withdrawals: FlowRow[]; sales: FlowRow[] },
+  input: { topups: FlowRow[]; withdrawals: FlowRow[]; sales: FlowRow[]; floats?: FloatRow[] },
   methods: readonly string[] = COUNTED_METHODS,
 ): ExpectedLine[] {
   const lines = new Map<string, ExpectedLine>();
-  const add = (row: FlowRow, field: "topups" | "withdrawals" | "sales") => {
-    if (!methods.includes(row.payment_method)) return;
-    const device_id = row.device_id ?? "";
-    const key = `${device_id}\u0000${row.payment_method}`;
+  const lineOf = (deviceId: string | null, method: string) => {
+    const device_id = deviceId ?? "";
+    const key = `${device_id}\u0000${method}`;
     const line = lines.get(key) ?? {
       device_id,
-      payment_method: row.payment_method,
+      payment_method: method,
+      float: 0,
       topups: 0,
       withdrawals: 0,
       sales: 0,
       expected: 0,
     };
-    line[field] += row.amount;
-    line.expected = line.topups - line.withdrawals + line.sales;
     lines.set(key, line);
+    return line;
   };
+  const add = (row: FlowRow, field: "topups" | "withdrawals" | "sales") => {
+    if (!methods.includes(row.payment_method)) return;
+    const line = lineOf(row.device_id, row.payment_method);
+    line[field] += row.amount;
+    line.expected = expectedCash(line);
+  };
+  if (methods.includes(CASH))
+    for (const f of input.floats ?? []) {
+      const line = lineOf(f.device_id, CASH);
+      line.float += f.amount;
+      line.expected = expectedCash(line);
+    }
   for (const r of input.topups) add(r, "topups");
   for (const r of input.withdrawals) add(r, "withdrawals");
   for (const r of input.sales) add(r, "sales");
@@ -54,11 +81,16 @@ export function expectedByDesk(
   );
 }
 
+/** What a count says: a typed total, or pieces per denomination (their sum is the count). */
+export interface CountInput {
+  device_id: string;
+  payment_method: string;
+  counted: number;
+  denominations?: DenominationCounts;
+}
+
 /** Counted vs expected per desk and method; a desk/method counted but not expected expects 0. */
-export function countedLines(
-  expected: ExpectedLine[],
-  counted: { device_id: string; payment_method: string; counted: number }[],
-): CountedLine[] {
+export function countedLines(expected: ExpectedLine[], counted: CountInput[]): CountedLine[] {
   return counted.map((c) => {
     const e =
       expected.find((x) => x.device_id === c.device_id && x.payment_method === c.payment_method)?.expected ??
@@ -69,6 +101,7 @@ export function countedLines(
       counted: c.counted,
       expected: e,
       variance: c.counted - e,
+      ...(c.denominations ? { denominations: c.denominations } : {}),
     };
   });
 }

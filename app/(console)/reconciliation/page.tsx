@@ -7,7 +7,11 @@ export default async function ReconciliationPage() {
   const { user } = await pageUser("reconciliation.view");
   return (
     <Screen page="reconciliation">
-      <NightView canSign={can(user.role, "reconciliation.signoff")} />
+      <NightView
+        canSign={can(user.role, "reconciliation.signoff")}
+        canApprove={can(user.role, "reconciliation.approve")}
+        username={user.username}
+      />
     </Screen>
   );
 }

@@ -214,6 +214,9 @@ describe("states and alerts after each cycle", () => {
       snapshot: {
         figures: { sales: { count: 1, total: 1000 }, topups: { amount: 0 }, withdrawals: { amount: 0 } },
       } as never,
+      idempotency_key: "8f14e45f-ceea-467a-9575-f2b5e6a5c0d1",
+      supersedes: null,
+      needs_approval: false,
     });
     const now = at(T0, 90);
     await evaluateAttention(db, DEFAULT_ATTENTION, now);

@@ -10,7 +10,7 @@ import type {
   TerminalsView,
 } from "@/lib/shared/api/attention";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import { dayOf } from "@/lib/shared/format/time";
+import { dateTime, dayOf } from "@/lib/shared/format/time";
 import { alertKindsFor, type Role } from "@/lib/shared/permissions";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
@@ -162,7 +162,10 @@ export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
   return store.countOpenAlerts(db, alertKindsFor(role));
 }
 
-/** Acknowledges an alert of a kind the role sees; who, when and why are kept with it. */
+/**
+ * Acknowledges an alert of a kind the role sees; who, when and why are kept with it. The first
+ * acknowledgement stands: a later one is refused (409 `already_acknowledged`, naming the first).
+ */
 export async function acknowledge(
   db: Db,
   user: { id: string; username: string; role: Role },
@@ -170,12 +173,22 @@ export async function acknowledge(
   comment: string,
   now = new Date(),
 ): Promise<Alert> {
-  const alert = await store.acknowledgeAlert(db, id, alertKindsFor(user.role), {
+  const outcome = await store.acknowledgeAlert(db, id, alertKindsFor(user.role), {
+    userId: user.id,
     username: user.username,
     comment,
     at: now,
   });
-  if (!alert) throw new ConsoleError("not_found", `No alert ${id}.`);
+  if (!outcome) throw new ConsoleError("not_found", `No alert ${id}.`);
+  const { alert, created } = outcome;
+  if (!created) {
+    const { timeZone } = await eventFormat(db);
+    throw new ConsoleError(
+      "already_acknowledged",
+      `${alert.acknowledged_by} acknowledged this alert at ${dateTime(alert.acknowledged_at ?? now, timeZone)}` +
+        `${alert.ack_comment ? ` ("${alert.ack_comment}")` : ""}; that acknowledgement stands.`,
+    );
+  }
   await recordAudit(db, {
     user,
     action: "alerts.acknowledge",

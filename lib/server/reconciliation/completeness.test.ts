@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { insertEventDays, saleRecord } from "@/lib/testing/mirror-records";
+import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { upsertSales } from "../store/mirror";
 import { completenessOf, nightCompleteness, waiveTerminal } from "./completeness";
-import { nightReport, signOff } from "./night";
+import { nightReport } from "./night";
+import { signOff } from "./signoff";
 
 /** Is tonight complete: terminals that may still hold records, waivers, adjustments after sign-off. */
 
@@ -95,13 +97,48 @@ describe("completeness of a night", () => {
       username: "supervisor",
       reason: "Terminal broken, paper receipts counted",
     });
-    const signoff = await signOff(
+    // Once per terminal and night: a second waiver is refused, naming the first.
+    await expect(
+      waiveTerminal(
+        db,
+        SUPERVISOR,
+        { day_id: "day_1", device_id: "bar-3", reason: "again" },
+        at("2026-07-11T09:05:00Z"),
+      ),
+    ).rejects.toMatchObject({
+      code: "already_waived",
+      status: 409,
+      message: expect.stringContaining("supervisor waived bar-3"),
+    });
+    // Only a pending terminal: bar-1 synced.
+    await expect(
+      waiveTerminal(
+        db,
+        SUPERVISOR,
+        { day_id: "day_1", device_id: "bar-1", reason: "why not" },
+        at("2026-07-11T09:05:00Z"),
+      ),
+    ).rejects.toMatchObject({ code: "terminal_not_pending", status: 409 });
+    const { signoff } = await signOff(
       db,
       SUPERVISOR,
-      { day_id: "day_1", counted: [], comment: "" },
-      at("2026-07-11T09:30:00Z"),
+      // Never checked against an upstream summary here: signed against that, explicitly.
+      signoffRequest({ day_id: "day_1", sign_against_difference: true }),
+      { tolerance: TEST_TOLERANCE, now: at("2026-07-11T09:30:00Z") },
     );
     expect(signoff.snapshot.completeness).toMatchObject({ provisional: false });
+    expect(signoff.snapshot.signed_against_difference).toBe(true);
+  });
+
+  it("a running night cannot be waived: its terminals may still sync", async () => {
+    await expect(
+      waiveTerminal(
+        db,
+        SUPERVISOR,
+        { day_id: "day_1", device_id: "bar-3", reason: "too early" },
+        at("2026-07-11T03:00:00Z"),
+      ),
+    ).rejects.toMatchObject({ code: "night_not_ended", status: 409 });
   });
 
   it("records that arrive after the sign-off are adjustments per terminal; the snapshot stays as it was", async () => {
@@ -122,7 +159,11 @@ describe("completeness of a night", () => {
         total: 550,
       }),
     ]);
-    const report = await nightReport(db, { dayId: "day_1", now: at("2026-07-11T11:01:00Z") });
+    const report = await nightReport(db, {
+      dayId: "day_1",
+      now: at("2026-07-11T11:01:00Z"),
+      tolerance: TEST_TOLERANCE,
+    });
     expect(report.adjustments?.by_device).toEqual([
       { device_id: "bar-3", count: 2, amount: 1000, latest_created_at: arrived.toISOString() },
     ]);

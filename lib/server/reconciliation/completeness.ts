@@ -2,9 +2,10 @@ import "server-only";
 import type { Db, Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import type { NightCompleteness, NightReport, Signoff, WaiverRequest } from "@/lib/shared/api/reconciliation";
+import { dateTime } from "@/lib/shared/format/time";
 import { quietAfterSeconds } from "../store/attention";
 import { recordAudit } from "../store/audit-log";
-import { eventDays } from "../store/event-settings";
+import { eventDays, eventFormat } from "../store/event-settings";
 import * as night from "../store/night-records";
 
 /**
@@ -67,7 +68,11 @@ export async function adjustmentsOf(
   return { signoff_id: last.id, signed_at: last.signed_at, by_device: byDevice };
 }
 
-/** A supervisor waives a terminal of a night: who and why are kept (and in the audit log). */
+/**
+ * A supervisor waives a terminal the night waits for: who and why are kept (and in the audit log).
+ * Only a pending terminal of a night that has ended, and once per terminal and night (a constraint
+ * of the store: the second of two at once is refused with a 409 naming the first).
+ */
 export async function waiveTerminal(
   db: Db,
   user: { id: string; username: string; role: string },
@@ -77,12 +82,40 @@ export async function waiveTerminal(
   const day = (await eventDays(db)).find((d) => d.id === request.day_id);
   if (!day)
     throw new ConsoleError("invalid_parameter", `Unknown day_id ${request.day_id}.`, { param: "day_id" });
-  const terminals = await night.nightTerminals(db, request.day_id);
-  if (!terminals.some((t) => t.device_id === request.device_id))
+  const { timeZone } = await eventFormat(db);
+  const before = await nightCompleteness(db, day);
+  const terminal = before.terminals.find((t) => t.device_id === request.device_id);
+  if (!terminal)
     throw new ConsoleError("invalid_parameter", `${request.device_id} was not active in this night.`, {
       param: "device_id",
     });
-  await night.insertWaiver(db, { ...request, user_id: user.id, username: user.username, at: now });
+  if (Date.parse(day.ends_at) > now.getTime())
+    throw new ConsoleError(
+      "night_not_ended",
+      `${day.name} has not ended yet (it ends ${dateTime(day.ends_at, timeZone)}): a terminal may still sync; it is waived once the night is over.`,
+    );
+  const alreadyWaived = (w: NonNullable<typeof terminal.waiver>) =>
+    new ConsoleError(
+      "already_waived",
+      `${w.username} waived ${request.device_id} at ${dateTime(w.waived_at, timeZone)} ("${w.reason}"); that waiver stands.`,
+    );
+  if (terminal.waiver) throw alreadyWaived(terminal.waiver);
+  if (!terminal.pending)
+    throw new ConsoleError(
+      "terminal_not_pending",
+      `${request.device_id} has reached the server since the night's last activity: the night does not wait for it.`,
+    );
+  const stored = await night.insertWaiver(db, {
+    ...request,
+    user_id: user.id,
+    username: user.username,
+    at: now,
+  });
+  const after = await nightCompleteness(db, day);
+  if (!stored) {
+    const w = after.terminals.find((t) => t.device_id === request.device_id)?.waiver;
+    if (w) throw alreadyWaived(w);
+  }
   await recordAudit(db, {
     user,
     action: "reconciliation.waive",
@@ -90,5 +123,5 @@ export async function waiveTerminal(
     outcome: "ok",
     detail: { reason: request.reason },
   });
-  return nightCompleteness(db, day);
+  return after;
 }

@@ -1,17 +1,19 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { NightReport } from "@/lib/shared/api/reconciliation";
+import type { NightReport, Signoff, Tolerance } from "@/lib/shared/api/reconciliation";
 import { decimalString } from "@/lib/shared/format/money";
 import { dateTime } from "@/lib/shared/format/time";
 import type { Locale } from "@/lib/shared/i18n/locales";
 import { translatorFor } from "@/lib/shared/i18n/messages";
+import { reportLines } from "@/lib/shared/night-report";
 import { csvLine } from "../http/respond";
 import { nightReport } from "./night";
 
 /**
  * The night as CSV, the same figures the screen shows: one line per figure,
  * `section,key,label,count,amount` (amount in major units of the event currency). Sums of the
- * breakdown sections equal their totals.
+ * breakdown sections equal their totals. The latest sign-off adds what was counted per desk and
+ * method, its variance (both from its frozen snapshot) and the notes and coins counted.
  */
 export function nightCsv(report: NightReport, locale: Locale = "en"): string {
   const t = translatorFor(locale);
@@ -57,6 +59,7 @@ export function nightCsv(report: NightReport, locale: Locale = "en"): string {
   line("transfers", "total", n("transfers"), f.transfers.count, f.transfers.amount);
   for (const e of f.expected)
     line(`expected_${e.payment_method}`, e.device_id, e.device_id || n("unknown"), null, e.expected);
+  for (const fl of report.floats) line("float", fl.device_id, n("float"), null, fl.amount);
   const c = report.checksum;
   if (c?.upstream) {
     line("upstream_summary", "sales", n("salesUpstream"), c.upstream.sales.count, c.upstream.sales.total);
@@ -67,6 +70,8 @@ export function nightCsv(report: NightReport, locale: Locale = "en"): string {
     for (const d of report.late.by_device)
       line("late_arrivals_by_terminal", d.device_id, d.device_id || n("unknown"), d.count, d.amount);
   }
+  const latest = report.signoffs[0];
+  if (latest) countedCsv(latest, { line, n, money });
   for (const s of report.signoffs)
     out.push(
       csvLine([
@@ -80,8 +85,55 @@ export function nightCsv(report: NightReport, locale: Locale = "en"): string {
   return out.join("");
 }
 
+type Line = (
+  section: string,
+  key: string,
+  label: string,
+  count: number | null,
+  amount: number | null,
+) => void;
+
+/**
+ * What the latest sign-off counted, per desk and method (`counted_<method>`, empty amount when not
+ * counted) and its variance (`variance_<method>`), keyed by desk; the notes and coins
+ * (`counted_pieces`, key `desk:denomination`, count = pieces); its state.
+ */
+function countedCsv(
+  s: Signoff,
+  out: { line: Line; n: (key: string) => string; money: (m: number) => string },
+) {
+  const { line, n, money } = out;
+  line("signoff_status", s.id, `${n("status")}: ${s.status}`, null, null);
+  for (const l of reportLines(s)) {
+    const desk = l.device_id || n("unknown");
+    line(
+      `counted_${l.payment_method}`,
+      l.device_id,
+      l.counted === null ? `${desk} (${n("notCounted")})` : desk,
+      null,
+      l.counted,
+    );
+    if (l.variance !== null)
+      line(
+        `variance_${l.payment_method}`,
+        l.device_id,
+        l.beyond ? `${desk} (${n("beyond")})` : desk,
+        null,
+        l.variance,
+      );
+    for (const [value, pieces] of Object.entries(l.denominations ?? {}))
+      line(
+        "counted_pieces",
+        `${l.device_id}:${value}`,
+        `${desk} ${money(Number(value))}`,
+        pieces,
+        Number(value) * pieces,
+      );
+  }
+}
+
 /** The night's CSV file: its name and its text. */
-export async function nightExport(db: Queryable, dayId: string | null, locale: Locale) {
-  const report = await nightReport(db, { dayId });
+export async function nightExport(db: Queryable, dayId: string | null, locale: Locale, tolerance: Tolerance) {
+  const report = await nightReport(db, { dayId, tolerance });
   return { fileName: `night-${report.day?.date ?? "none"}.csv`, body: nightCsv(report, locale) };
 }

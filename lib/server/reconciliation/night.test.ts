@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Topup, Transaction } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
 import { saleRecord } from "@/lib/testing/mirror-records";
+import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
+import { setFloat } from "./counting";
 import { nightCsv } from "./csv";
-import { nightReport, requestResync, signOff } from "./night";
+import { nightReport as report_, requestResync } from "./night";
+import { signOff as signOff_ } from "./signoff";
 
 /**
  * Night reconciliation against a real store (PGlite; DATABASE_URL runs it in a throwaway
@@ -14,8 +17,33 @@ import { nightReport, requestResync, signOff } from "./night";
 
 let db: Db;
 const DAY = { id: "day_1", starts_at: "2026-07-10T10:00:00.000Z", ends_at: "2026-07-11T04:00:00.000Z" };
-const USER = { id: "u_sup", username: "supervisor" };
+const USER = { id: "u_sup", username: "supervisor", role: "supervisor" };
 const after = new Date("2026-07-11T09:00:00.000Z");
+
+const nightReport = (db: Db, o: { dayId: string; now: Date }) =>
+  report_(db, { ...o, tolerance: TEST_TOLERANCE });
+/** A sign-off of a night never checked against an upstream summary here: signed against that. */
+const signOff = async (
+  db: Db,
+  user: typeof USER,
+  request: {
+    day_id: string;
+    comment?: string;
+    counted?: { device_id: string; payment_method: string; counted: number }[];
+  },
+  now: Date,
+) =>
+  (
+    await signOff_(
+      db,
+      user,
+      signoffRequest({ sign_against_difference: true, ...request, based_on: (await lastId(db)) ?? null }),
+      { tolerance: TEST_TOLERANCE, now },
+    )
+  ).signoff;
+const lastId = async (db: Db) =>
+  (await db.query<{ id: string }>("select max(id)::text as id from recon_signoffs where day_id = 'day_1'"))[0]
+    ?.id;
 
 beforeAll(async () => {
   // Its own store (a fresh schema on PostgreSQL): sign-offs are immutable, so a shared one would keep earlier runs' rows.
@@ -105,14 +133,55 @@ describe("night reconciliation", () => {
     expect(f.sales_by_payment_method.reduce((n, r) => n + r.total, 0)).toBe(f.sales.total);
     expect(f.sales_by_device.reduce((n, r) => n + r.total, 0)).toBe(f.sales.total);
     expect(f.expected).toEqual([
-      { device_id: "bar_1", payment_method: "cash", topups: 0, withdrawals: 0, sales: 1210, expected: 1210 },
-      { device_id: "bar_2", payment_method: "card", topups: 0, withdrawals: 0, sales: 605, expected: 605 },
-      { device_id: "bar_2", payment_method: "cash", topups: 0, withdrawals: 0, sales: -121, expected: -121 },
-      { device_id: "desk_1", payment_method: "card", topups: 2000, withdrawals: 0, sales: 0, expected: 2000 },
-      { device_id: "desk_1", payment_method: "cash", topups: 5000, withdrawals: 0, sales: 0, expected: 5000 },
+      {
+        device_id: "bar_1",
+        payment_method: "cash",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: 1210,
+        expected: 1210,
+      },
+      {
+        device_id: "bar_2",
+        payment_method: "card",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: 605,
+        expected: 605,
+      },
+      {
+        device_id: "bar_2",
+        payment_method: "cash",
+        float: 0,
+        topups: 0,
+        withdrawals: 0,
+        sales: -121,
+        expected: -121,
+      },
+      {
+        device_id: "desk_1",
+        payment_method: "card",
+        float: 0,
+        topups: 2000,
+        withdrawals: 0,
+        sales: 0,
+        expected: 2000,
+      },
+      {
+        device_id: "desk_1",
+        payment_method: "cash",
+        float: 0,
+        topups: 5000,
+        withdrawals: 0,
+        sales: 0,
+        expected: 5000,
+      },
       {
         device_id: "refund_1",
         payment_method: "cash",
+        float: 0,
         topups: 0,
         withdrawals: 700,
         sales: 0,
@@ -242,7 +311,8 @@ describe("night reconciliation", () => {
     await expect(db.query("delete from recon_signoffs where id = $1", [row!.id])).rejects.toThrow(
       /immutable/,
     );
-    await expect(db.query("truncate recon_signoffs")).rejects.toThrow(/immutable/);
+    // (a later sign-off, or an approval, refers to it: the foreign key refuses first)
+    await expect(db.query("truncate recon_signoffs")).rejects.toThrow(/immutable|foreign key/);
     const [still] = await db.query<{ comment: string }>("select comment from recon_signoffs where id = $1", [
       row!.id,
     ]);
@@ -295,5 +365,47 @@ describe("night reconciliation", () => {
     expect(salesLine).toBe(
       `sales,total,Ventas,${report.figures!.sales.count},${rows.find((r) => r[0] === "sales" && r[1] === "total")![4]}`,
     );
+  });
+
+  it("the CSV holds the latest sign-off's counted lines, variances, notes and coins, and the floats", async () => {
+    await setFloat(db, USER, { day_id: "day_1", device_id: "desk_1", amount: 10_000 }, after);
+    const signoff = (
+      await signOff_(
+        db,
+        USER,
+        signoffRequest({
+          day_id: "day_1",
+          based_on: (await lastId(db)) ?? null,
+          sign_against_difference: true,
+          comment: "desk 1 short",
+          // desk_1 cash expects 100.00 float + 50.00 top-ups: 148.00 counted in notes and coins
+          counted: [
+            {
+              device_id: "desk_1",
+              payment_method: "cash",
+              denominations: { "10000": 1, "2000": 2, "500": 1, "100": 3 },
+            },
+            { device_id: "desk_1", payment_method: "card", counted: 2000 },
+          ],
+        }),
+        { tolerance: TEST_TOLERANCE, now: after },
+      )
+    ).signoff;
+    expect(signoff.counted[0]).toMatchObject({ counted: 14_800, expected: 15_000, variance: -200 });
+    const csv = nightCsv(await nightReport(db, { dayId: "day_1", now: after })).split("\r\n");
+    expect(csv).toEqual(
+      expect.arrayContaining([
+        "float,desk_1,Opening float,,100.00",
+        `signoff_status,${signoff.id},Sign-off state: final,,`,
+        "counted_cash,desk_1,desk_1,,148.00",
+        "variance_cash,desk_1,desk_1,,-2.00",
+        "counted_card,desk_1,desk_1,,20.00",
+        "variance_card,desk_1,desk_1,,0.00",
+        "counted_pieces,desk_1:10000,desk_1 100.00,1,100.00",
+        "counted_pieces,desk_1:2000,desk_1 20.00,2,40.00",
+        "counted_cash,bar_1,bar_1 (not counted),,",
+      ]),
+    );
+    expect(csv.filter((l) => l.startsWith("variance_"))).toHaveLength(2);
   });
 });

@@ -1,24 +1,23 @@
 import "server-only";
-import type { Db, Queryable } from "@/lib/db/db";
-import { ConsoleError } from "@/lib/shared/api/errors";
-import type { LiveDay } from "@/lib/shared/api/live";
+import type { Queryable } from "@/lib/db/db";
+import type { LiveContext, LiveDay } from "@/lib/shared/api/live";
 import type {
   LateArrivals,
   NightChecksum,
   NightFigures,
   NightReport,
   Signoff,
-  SignoffRequest,
-  SignoffSnapshot,
+  Tolerance,
 } from "@/lib/shared/api/reconciliation";
-import { dateTime } from "@/lib/shared/format/time";
-import { countedLines, driftOf, expectedByDesk } from "@/lib/shared/reconciliation";
+import { signoffStatus } from "@/lib/shared/night-close";
+import { driftOf, expectedByDesk } from "@/lib/shared/reconciliation";
 import { nightFiguresOf } from "@/lib/shared/summary-figures";
-import { recordAudit } from "../store/audit-log";
-import { isDayWalked } from "../store/backfill";
-import { eventDays, eventFormat } from "../store/event-settings";
+import type { DashboardConfig } from "../config";
+import { daySummaries } from "../store/backfill";
+import { eventDays } from "../store/event-settings";
 import * as aggregates from "../store/live-aggregates";
 import { mirrorDayTotals } from "../store/mirror";
+import { draftOf, floatsOf } from "../store/night-close";
 import * as night from "../store/night-records";
 import { dayCheck, insertResyncRequest, pendingResyncSince } from "../store/sync-state";
 import { eventContext, pickDay } from "../sync/freshness";
@@ -29,8 +28,21 @@ import { adjustmentsOf, nightCompleteness } from "./completeness";
  * Night reconciliation. A night is an event day; its records are those the day rule assigned to it
  * by `occurred_at` (`day_id`, as GET /reports/sales-summary groups them). Totals and breakdowns
  * come from the live aggregates (migration 003); per-desk expected money and late arrivals read
- * the mirror by the (day_id, …) indexes.
+ * the mirror by the (day_id, …) indexes; expected cash includes each desk's opening float.
  */
+
+/** The tolerance variances are judged by, from the configuration. */
+export function nightTolerance(
+  config: Pick<DashboardConfig, "NIGHT_TOLERANCE_LINE" | "NIGHT_TOLERANCE_NIGHT">,
+) {
+  return { line: config.NIGHT_TOLERANCE_LINE, night: config.NIGHT_TOLERANCE_NIGHT };
+}
+
+/** A stored sign-off as answered: its status derived, its signer's id left out. */
+export function toSignoff(row: night.SignoffRow): Signoff {
+  const { superseded, user_id: _, ...rest } = row;
+  return { ...rest, status: signoffStatus({ ...row, superseded }) };
+}
 
 const byText =
   <T>(key: (t: T) => string) =>
@@ -54,7 +66,7 @@ const total = (rows: { count: number; amount: number }[]) => ({
 });
 
 export async function nightFigures(db: Queryable, dayId: string): Promise<NightFigures> {
-  const [hours, byMethod, byDevice, byTax, flows, deskFlows, deskSales] = await Promise.all([
+  const [hours, byMethod, byDevice, byTax, flows, deskFlows, deskSales, floats] = await Promise.all([
     aggregates.salesHours(db, dayId),
     aggregates.salesByPaymentMethod(db, dayId),
     aggregates.salesByDevice(db, dayId),
@@ -62,6 +74,7 @@ export async function nightFigures(db: Queryable, dayId: string): Promise<NightF
     aggregates.flowHours(db, dayId),
     night.deskFlows(db, dayId),
     night.deskSales(db, dayId),
+    floatsOf(db, dayId),
   ]);
   const topupRows = flows.filter((r) => r.direction === "topup");
   const withdrawRows = flows.filter((r) => r.direction === "withdraw");
@@ -86,6 +99,7 @@ export async function nightFigures(db: Queryable, dayId: string): Promise<NightF
       topups: deskFlows.filter((r) => r.direction === "topup"),
       withdrawals: deskFlows.filter((r) => r.direction === "withdraw"),
       sales: deskSales,
+      floats,
     }),
   };
 }
@@ -153,9 +167,23 @@ function nightOf(ctx: { days: LiveDay[] }, dayId: string | null, now: Date): Liv
   );
 }
 
+/**
+ * Where the night's totals come from: the summary while its records are still being mirrored or
+ * differ (`daySource`), and also while its checksum has not been checked yet (a fresh start: the
+ * mirror may lack what the check would find).
+ */
+async function nightSource(db: Queryable, ctx: Pick<LiveContext, "mirror">, dayId: string, checked: boolean) {
+  const source = await daySource(db, ctx, dayId);
+  if (source.summary || checked) return source;
+  const kept = (await daySummaries(db)).get(dayId)?.summary;
+  return kept
+    ? { figures: { source: "summary" as const, summary_at: kept.generated_at }, summary: kept }
+    : source;
+}
+
 export async function nightReport(
   db: Queryable,
-  options: { dayId: string | null; now?: Date },
+  options: { dayId: string | null; tolerance: Tolerance; now?: Date },
 ): Promise<NightReport> {
   const now = options.now ?? new Date();
   const ctx = await eventContext(db, now);
@@ -172,70 +200,36 @@ export async function nightReport(
       signoffs: [],
       drift: null,
       completeness: null,
+      tolerance: options.tolerance,
+      floats: [],
+      draft: [],
       adjustments: null,
     };
   const figures = await nightFigures(db, day.id);
-  const signoffs = await night.signoffsOf(db, day.id);
+  const signoffs = (await night.signoffsOf(db, day.id)).map(toSignoff);
   const last = signoffs[0];
-  // Shown: the summary's totals while the night's records are incomplete or differ. The checksum
-  // and the drift keep comparing the mirror's own figures (that difference is what they report).
-  const source = await daySource(db, ctx, day.id);
+  const checksum = await nightChecksum(db, day.id, figures);
+  // Shown: the summary's totals while the night's records are incomplete, differ or are unchecked.
+  // The checksum and the drift keep comparing the mirror's own figures (that difference is what
+  // they report).
+  const source = await nightSource(db, ctx, day.id, checksum.matched !== null);
+  const [floats, draft] = await Promise.all([floatsOf(db, day.id), draftOf(db, day.id)]);
   return {
     ...ctx,
     day,
     figures_source: source.figures,
     ended: Date.parse(day.ends_at) <= now.getTime(),
     figures: source.summary ? nightFiguresOf(figures, source.summary) : figures,
-    checksum: await nightChecksum(db, day.id, figures),
+    checksum,
     late: await lateArrivals(db, day),
     signoffs,
     drift: last ? driftOf(last.id, last.snapshot.figures, figures) : null,
     completeness: await nightCompleteness(db, day),
+    tolerance: options.tolerance,
+    floats,
+    draft,
     adjustments: await adjustmentsOf(db, last),
   };
-}
-
-/**
- * Signs a night off: the counted money per desk and method against the expected, a comment, and a
- * snapshot of the night as it is now. Only ever an INSERT (the store refuses updates and deletes).
- */
-export async function signOff(
-  db: Db,
-  user: { id: string; username: string },
-  request: SignoffRequest,
-  now = new Date(),
-): Promise<Signoff> {
-  return db.transaction(async (tx) => {
-    const day = pickDay({ days: await eventDays(tx) }, request.day_id, now)!;
-    if (Date.parse(day.ends_at) > now.getTime()) {
-      const { timeZone } = await eventFormat(tx);
-      throw new ConsoleError(
-        "night_not_ended",
-        `${day.name} has not ended yet (it ends ${dateTime(day.ends_at, timeZone)}): a night is signed off once it is over.`,
-      );
-    }
-    if (!(await isDayWalked(tx, day.id)))
-      throw new ConsoleError(
-        "night_incomplete",
-        `${day.name}'s records are still being mirrored: a night is signed off once all of them are here.`,
-      );
-    const figures = await nightFigures(tx, day.id);
-    const snapshot: SignoffSnapshot = {
-      figures,
-      checksum: await nightChecksum(tx, day.id, figures),
-      late: await lateArrivals(tx, day),
-      completeness: await nightCompleteness(tx, day),
-    };
-    return night.insertSignoff(tx, {
-      day_id: day.id,
-      signed_at: now.toISOString(),
-      user_id: user.id,
-      username: user.username,
-      comment: request.comment ?? "",
-      counted: countedLines(figures.expected, request.counted),
-      snapshot,
-    });
-  });
 }
 
 /** Asks the sync worker to re-walk this day's sales and top-ups on its next cycle. */
@@ -244,21 +238,4 @@ export async function requestResync(db: Queryable, dayId: string, username: stri
   const pending = await pendingResyncSince(db, dayId);
   if (pending) return { day_id: dayId, requested_at: pending };
   return { day_id: dayId, requested_at: await insertResyncRequest(db, dayId, username, now) };
-}
-
-/** A sign-off, and its entry in the audit log. */
-export async function signOffNight(
-  db: Db,
-  user: { id: string; username: string; role: string },
-  request: SignoffRequest,
-): Promise<Signoff> {
-  const signoff = await signOff(db, user, request);
-  await recordAudit(db, {
-    user,
-    action: "reconciliation.signoff",
-    target: request.day_id,
-    outcome: "ok",
-    detail: { signoff_id: signoff.id, sales_total: signoff.snapshot.figures.sales.total },
-  });
-  return signoff;
 }

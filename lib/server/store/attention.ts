@@ -312,8 +312,11 @@ export async function reviewWaitingSince(q: Queryable, before: Date) {
   return { count: num(row?.count), oldest: row?.oldest ?? null };
 }
 
-const ALERT_COLUMNS = `id::text as id, kind, subject, severity, state, first_seen, last_seen, resolved_at,
-  figures, link, acknowledged_by, acknowledged_at, ack_comment`;
+/** The columns of an alert, of the table `t` names (`a.`) or of the only one. */
+const alertColumns = (t = "") =>
+  `${t}id::text as id, ${t}kind, ${t}subject, ${t}severity, ${t}state, ${t}first_seen, ${t}last_seen,
+  ${t}resolved_at, ${t}figures, ${t}link, ${t}acknowledged_by, ${t}acknowledged_at, ${t}ack_comment`;
+const ALERT_COLUMNS = alertColumns();
 
 export function openAlerts(q: Queryable): Promise<Alert[]> {
   return q.query<Alert>(`select ${ALERT_COLUMNS} from alerts where state = 'open' order by id`);
@@ -367,17 +370,34 @@ export async function countOpenAlerts(q: Queryable, kinds: AlertKind[]) {
   return { open: num(row?.open), unacknowledged: num(row?.unacknowledged) };
 }
 
-/** Records who acknowledged an alert (of one of `kinds`); answers the alert, or null when there is none. */
+/**
+ * Records who acknowledged an alert (of one of `kinds`): the first acknowledgement stands (one row
+ * per alert in `alert_acknowledgements`, migration 017; the alert's columns repeat it). Answers the
+ * alert and whether this acknowledgement was the one stored, or null when there is no such alert.
+ */
 export async function acknowledgeAlert(
   q: Queryable,
   id: string,
   kinds: AlertKind[],
-  ack: { username: string; comment: string; at: Date },
-): Promise<Alert | null> {
+  ack: { userId: string; username: string; comment: string; at: Date },
+): Promise<{ alert: Alert; created: boolean } | null> {
   const [row] = await q.query<Alert>(
-    `update alerts set acknowledged_by = $3, acknowledged_at = $4, ack_comment = $5
-     where id = $1::bigint and kind = any($2::text[]) returning ${ALERT_COLUMNS}`,
-    [id, kinds, ack.username, ack.at.toISOString(), ack.comment],
+    `with ack as (
+       insert into alert_acknowledgements (alert_id, acknowledged_at, user_id, username, comment)
+       select id, $4, $6, $3, $5 from alerts where id = $1::bigint and kind = any($2::text[])
+       on conflict do nothing
+       returning alert_id, acknowledged_at, username, comment
+     )
+     update alerts a set acknowledged_by = ack.username, acknowledged_at = ack.acknowledged_at,
+       ack_comment = ack.comment
+     from ack where a.id = ack.alert_id
+     returning ${alertColumns("a.")}`,
+    [id, kinds, ack.username, ack.at.toISOString(), ack.comment, ack.userId],
   );
-  return row ?? null;
+  if (row) return { alert: row, created: true };
+  const [existing] = await q.query<Alert>(
+    `select ${ALERT_COLUMNS} from alerts where id = $1::bigint and kind = any($2::text[])`,
+    [id, kinds],
+  );
+  return existing ? { alert: existing, created: false } : null;
 }

@@ -37,23 +37,64 @@ export function lateByDevice(db: Queryable, dayId: string, since: string) {
   );
 }
 
-export function signoffsOf(db: Queryable, dayId: string): Promise<Signoff[]> {
-  return db.query<Signoff>(
-    `select id::text as id, day_id, signed_at, username, comment, counted, snapshot
-     from recon_signoffs where day_id = $1 order by recon_signoffs.id desc`,
+/** A sign-off row as stored, with its approval (the status is derived by the caller). */
+export type SignoffRow = Omit<Signoff, "status"> & { superseded: boolean; user_id: string };
+
+const SIGNOFF_COLUMNS = `s.id::text as id, s.day_id, s.signed_at, s.user_id, s.username, s.comment, s.counted,
+  s.snapshot, s.supersedes::text as supersedes, s.needs_approval,
+  case when a.signoff_id is null then null
+    else jsonb_build_object('username', a.username, 'comment', a.comment,
+      'approved_at', to_char(a.approved_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) end
+    as approval,
+  exists (select 1 from recon_signoffs n where n.supersedes = s.id) as superseded`;
+
+const SIGNOFF_FROM = "recon_signoffs s left join recon_approvals a on a.signoff_id = s.id";
+
+/** The night's sign-offs, newest first, with their approvals. */
+export function signoffsOf(db: Queryable, dayId: string): Promise<SignoffRow[]> {
+  return db.query<SignoffRow>(
+    `select ${SIGNOFF_COLUMNS} from ${SIGNOFF_FROM} where s.day_id = $1 order by s.id desc`,
     [dayId],
   );
 }
 
-/** Sign-offs are history: only ever inserted (a trigger refuses updates and deletes). */
+export async function signoffById(db: Queryable, id: string): Promise<SignoffRow | null> {
+  const [row] = await db.query<SignoffRow>(
+    `select ${SIGNOFF_COLUMNS} from ${SIGNOFF_FROM} where s.id = $1::bigint`,
+    [id],
+  );
+  return row ?? null;
+}
+
+export async function signoffByKey(db: Queryable, key: string): Promise<SignoffRow | null> {
+  const [row] = await db.query<SignoffRow>(
+    `select ${SIGNOFF_COLUMNS} from ${SIGNOFF_FROM} where s.idempotency_key = $1::uuid`,
+    [key],
+  );
+  return row ?? null;
+}
+
+/**
+ * Stores a sign-off, or nothing when a unique constraint says it may not be (migration 017): its
+ * idempotency key was used, the night already has a first sign-off (`supersedes` null), or the
+ * sign-off it supersedes already has a successor. Answers the new row's id, or null. Sign-offs
+ * are history: only ever inserted (a trigger refuses updates and deletes).
+ */
 export async function insertSignoff(
   db: Queryable,
-  row: Omit<Signoff, "id"> & { user_id: string },
-): Promise<Signoff> {
-  const [created] = await db.query<Signoff>(
-    `insert into recon_signoffs (day_id, signed_at, user_id, username, comment, counted, snapshot)
-     values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)
-     returning id::text as id, day_id, signed_at, username, comment, counted, snapshot`,
+  row: Pick<Signoff, "day_id" | "signed_at" | "username" | "comment" | "counted" | "snapshot"> & {
+    user_id: string;
+    idempotency_key: string;
+    supersedes: string | null;
+    needs_approval: boolean;
+  },
+): Promise<string | null> {
+  const [created] = await db.query<{ id: string }>(
+    `insert into recon_signoffs (day_id, signed_at, user_id, username, comment, counted, snapshot,
+       idempotency_key, supersedes, needs_approval)
+     values ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::uuid, $9::bigint, $10)
+     on conflict do nothing
+     returning id::text as id`,
     [
       row.day_id,
       row.signed_at,
@@ -62,9 +103,12 @@ export async function insertSignoff(
       row.comment,
       JSON.stringify(row.counted),
       JSON.stringify(row.snapshot),
+      row.idempotency_key,
+      row.supersedes,
+      row.needs_approval,
     ],
   );
-  return created!;
+  return created?.id ?? null;
 }
 
 /**
@@ -87,23 +131,26 @@ export function nightTerminals(db: Queryable, dayId: string) {
   );
 }
 
-/** The latest waiver of each terminal of a night. */
+/** The waiver of each terminal of a night (one per terminal and night: migration 017). */
 export function waiversOf(db: Queryable, dayId: string) {
   return db.query<{ device_id: string; username: string; reason: string; waived_at: string }>(
-    `select distinct on (device_id) device_id, username, reason, waived_at from recon_waivers
-     where day_id = $1 order by device_id, id desc`,
+    `select device_id, username, reason, waived_at from recon_waivers where day_id = $1 order by device_id`,
     [dayId],
   );
 }
 
-/** A supervisor waives a terminal of a night (only ever inserted). */
+/**
+ * A supervisor waives a terminal of a night (only ever inserted, once per terminal and night).
+ * Answers whether it was stored: false when the terminal was already waived.
+ */
 export async function insertWaiver(
   db: Queryable,
   w: { day_id: string; device_id: string; user_id: string; username: string; reason: string; at: Date },
-): Promise<void> {
-  await db.query(
+): Promise<boolean> {
+  const rows = await db.query(
     `insert into recon_waivers (day_id, device_id, waived_at, user_id, username, reason)
-     values ($1, $2, $3, $4, $5, $6)`,
+     values ($1, $2, $3, $4, $5, $6) on conflict do nothing returning id`,
     [w.day_id, w.device_id, w.at.toISOString(), w.user_id, w.username, w.reason],
   );
+  return rows.length === 1;
 }

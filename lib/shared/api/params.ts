@@ -134,3 +134,6 @@ export const DeviceSegment = z.object({
 
 /** `{ id }` of routes under `alerts/[id]`. */
 export const AlertSegment = z.object({ id: z.string().regex(/^[0-9]{1,18}$/, "not a valid alert id.") });
+
+/** `{ id }` of routes under `reconciliation/signoffs/[id]`. */
+export const SignoffSegment = z.object({ id: z.string().regex(/^[0-9]{1,18}$/, "not a valid sign-off id.") });

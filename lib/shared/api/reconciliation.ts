@@ -1,15 +1,22 @@
 import { z } from "zod";
+import { MAX_PIECES } from "../denominations";
 import { COUNTED_METHODS } from "../reconciliation";
-import { CountAmount, DayFigures, LiveContext, LiveDay, SalesTotals } from "./live";
+import { CountAmount, DayFigures, LiveContext, LiveDay, LiveEvent, SalesTotals } from "./live";
+import { DayId, IdempotencyKey, typedText } from "./params";
 
 /** Answers of the night reconciliation (`app/api/reconciliation/*`). Money in integer minor units. */
 
 export { CountAmount };
 
-/** Expected money at one desk (device) for one payment method: top-ups − withdrawals + sales. */
+/**
+ * Expected money at one desk (device) for one payment method: the opening float (cash) + top-ups −
+ * withdrawals + sales.
+ */
 export const ExpectedLine = z.object({
   device_id: z.string(),
   payment_method: z.string(),
+  /** The desk's opening float (cash lines; sign-offs before issue 24 have none). */
+  float: z.number().default(0),
   topups: z.number(),
   withdrawals: z.number(),
   sales: z.number(),
@@ -78,12 +85,19 @@ export const LateArrivals = z.object({
 });
 export type LateArrivals = z.infer<typeof LateArrivals>;
 
+/** Pieces per denomination (`{"5000": 3}`: three notes of 50.00), when counted by notes and coins. */
+export const DenominationCounts = z.record(
+  z.string().regex(/^[1-9][0-9]{0,9}$/, "a denomination in minor units."),
+  z.number().int().min(0).max(MAX_PIECES),
+);
+
 export const CountedLine = z.object({
   device_id: z.string(),
   payment_method: z.string(),
   counted: z.number(),
   expected: z.number(),
   variance: z.number(),
+  denominations: DenominationCounts.optional(),
 });
 export type CountedLine = z.infer<typeof CountedLine>;
 
@@ -110,14 +124,38 @@ export const NightCompleteness = z.object({
 });
 export type NightCompleteness = z.infer<typeof NightCompleteness>;
 
+/** The most a variance may be, in minor units: per desk and method, and over the night. */
+export const Tolerance = z.object({ line: z.number(), night: z.number() });
+export type Tolerance = z.infer<typeof Tolerance>;
+
+/** The opening float of a cash desk: the latest entry counts (every entry is kept and audited). */
+export const FloatEntry = z.object({
+  device_id: z.string(),
+  amount: z.number(),
+  username: z.string(),
+  set_at: z.string(),
+});
+export type FloatEntry = z.infer<typeof FloatEntry>;
+
 export const SignoffSnapshot = z.object({
   figures: NightFigures,
   checksum: NightChecksum,
   late: LateArrivals,
   /** Recorded since issue 13 (older sign-offs have none). */
   completeness: NightCompleteness.optional(),
+  /** Since issue 24: the tolerance the variances were judged by. */
+  tolerance: Tolerance.optional(),
+  /** Signed although the checksum was not checked yet or differed (the supervisor said so). */
+  signed_against_difference: z.boolean().optional(),
+  /** Counted blind: the expected figures were hidden until each line was counted. */
+  blind: z.boolean().optional(),
+  /** The floats the expected cash included. */
+  floats: z.array(FloatEntry).optional(),
 });
 export type SignoffSnapshot = z.infer<typeof SignoffSnapshot>;
+
+export const Approval = z.object({ username: z.string(), approved_at: z.string(), comment: z.string() });
+export type Approval = z.infer<typeof Approval>;
 
 export const Signoff = z.object({
   id: z.string(),
@@ -127,6 +165,12 @@ export const Signoff = z.object({
   comment: z.string(),
   counted: z.array(CountedLine),
   snapshot: SignoffSnapshot,
+  /** The sign-off of the night this one replaced (null: the night's first). */
+  supersedes: z.string().nullable().default(null),
+  /** A variance was beyond the tolerance: final once a manager (not the signer) approves it. */
+  needs_approval: z.boolean().default(false),
+  approval: Approval.nullable().default(null),
+  status: z.enum(["final", "awaiting_approval", "superseded"]),
 });
 export type Signoff = z.infer<typeof Signoff>;
 
@@ -149,6 +193,17 @@ export const Drift = z.object({
 });
 export type Drift = z.infer<typeof Drift>;
 
+/** A line of the draft count: saved, not signed. */
+export const DraftLine = z.object({
+  device_id: z.string(),
+  payment_method: z.string(),
+  counted: z.number(),
+  denominations: DenominationCounts.nullable(),
+  username: z.string(),
+  updated_at: z.string(),
+});
+export type DraftLine = z.infer<typeof DraftLine>;
+
 export const NightReport = LiveContext.extend({
   day: LiveDay.nullable(),
   /** Where the night's totals come from: the summary while its records are still being mirrored. */
@@ -162,6 +217,12 @@ export const NightReport = LiveContext.extend({
   /** Changes since the latest sign-off (null: not signed, or nothing changed). */
   drift: Drift.nullable(),
   completeness: NightCompleteness.nullable(),
+  /** The tolerance variances are judged by (NIGHT_TOLERANCE_LINE / NIGHT_TOLERANCE_NIGHT). */
+  tolerance: Tolerance,
+  /** The current opening float of each cash desk given one. */
+  floats: z.array(FloatEntry),
+  /** Counts saved as a draft. */
+  draft: z.array(DraftLine),
   /** Records that reached the server after the latest sign-off, per terminal: adjustments to its frozen snapshot. */
   adjustments: z
     .object({
@@ -173,31 +234,124 @@ export const NightReport = LiveContext.extend({
 });
 export type NightReport = z.infer<typeof NightReport>;
 
+/** The most a count may be, in minor units (ten million in major units). */
+export const MAX_COUNT = 1_000_000_000;
+
+const CountMethod = z
+  .string()
+  .refine((m) => (COUNTED_METHODS as readonly string[]).includes(m), "must be cash or card.");
+
+/** A desk id as the night names it ("" is the records without a terminal). */
+const DeskId = z.string().max(200, "at most 200 characters.");
+
+/**
+ * One counted line: a typed total, or notes and coins (cash only), never both. Cash cannot be
+ * negative; a card batch can (refunds).
+ */
+const CountLineInput = z
+  .object({
+    device_id: DeskId,
+    payment_method: CountMethod,
+    counted: z.number().int().min(-MAX_COUNT).max(MAX_COUNT).optional(),
+    denominations: DenominationCounts.optional(),
+  })
+  .superRefine((line, ctx) => {
+    if ((line.counted === undefined) === (line.denominations === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: ["counted"],
+        message: "give a counted total or the notes and coins, not both.",
+      });
+    if (line.denominations && line.payment_method !== "cash")
+      ctx.addIssue({
+        code: "custom",
+        path: ["denominations"],
+        message: "only cash is counted in notes and coins.",
+      });
+    if (line.payment_method === "cash" && (line.counted ?? 0) < 0)
+      ctx.addIssue({ code: "custom", path: ["counted"], message: "counted cash cannot be negative." });
+  });
+export type CountLineInput = z.infer<typeof CountLineInput>;
+
 /** POST /api/reconciliation/signoff */
 export const SignoffRequest = z.object({
-  day_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid day id."),
-  comment: z.string().max(2000).default(""),
-  counted: z
+  day_id: DayId,
+  /** Created when the form opened; a replay answers the original sign-off. */
+  idempotency_key: IdempotencyKey,
+  /** The sign-off the form showed as the latest (null: none). Two sign-offs based on one are refused. */
+  based_on: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, "not a sign-off id.")
+    .nullable()
+    .default(null),
+  comment: typedText({ max: 2000, multiline: true }).default(""),
+  counted: z.array(CountLineInput).max(1000),
+  /** The checksum was not checked yet, or differs: the supervisor signs against it explicitly. */
+  sign_against_difference: z.boolean().default(false),
+  /** The count was made blind (the expected figures hidden until each line was counted). */
+  blind: z.boolean().default(false),
+});
+export type SignoffRequest = z.input<typeof SignoffRequest>;
+/** A sign-off request as the server holds it once parsed (defaults filled in). */
+export type SignoffInput = z.output<typeof SignoffRequest>;
+
+/** A sign-off and whether it was stored just now (false: a replay of its idempotency key). */
+export interface SignoffOutcome {
+  signoff: Signoff;
+  created: boolean;
+}
+
+/** POST /api/reconciliation/signoffs/{id}/approve */
+export const ApprovalRequest = z.object({ comment: typedText({ max: 2000, multiline: true }).default("") });
+
+/** POST /api/reconciliation/draft: counts saved without signing (a line with `counted: null` is cleared). */
+export const DraftRequest = z.object({
+  day_id: DayId,
+  lines: z
     .array(
-      z.object({
-        device_id: z.string().max(200),
-        payment_method: z
-          .string()
-          .refine((m) => (COUNTED_METHODS as readonly string[]).includes(m), "must be cash or card."),
-        counted: z.number().int().min(-1e11).max(1e11),
-      }),
+      z.union([
+        CountLineInput,
+        z.object({ device_id: DeskId, payment_method: CountMethod, counted: z.null() }),
+      ]),
     )
     .max(1000),
 });
-export type SignoffRequest = z.input<typeof SignoffRequest>;
+export type DraftRequest = z.input<typeof DraftRequest>;
+
+/** POST /api/reconciliation/floats: a cash desk's opening float for a night. */
+export const FloatRequest = z.object({
+  day_id: DayId,
+  device_id: z
+    .string()
+    .trim()
+    .min(1, "Name the desk.")
+    .max(100, "A desk id has at most 100 characters.")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f/]+$/, "This desk id has characters no desk id has."),
+  amount: z.number().int().min(0).max(MAX_COUNT),
+});
+export type FloatRequest = z.infer<typeof FloatRequest>;
 
 /** POST /api/reconciliation/resync */
 export const ResyncAnswer = z.object({ day_id: z.string(), requested_at: z.string() });
 export type ResyncAnswer = z.infer<typeof ResyncAnswer>;
 
 export const WaiverRequest = z.object({
-  day_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid day id."),
+  day_id: DayId,
   device_id: z.string().trim().min(1).max(100),
-  reason: z.string().trim().min(3, "Say why (at least 3 characters).").max(500),
+  reason: typedText({ min: 3, max: 500, tooShort: "Say why (at least 3 characters)." }),
 });
 export type WaiverRequest = z.infer<typeof WaiverRequest>;
+
+/**
+ * The night report of one sign-off: made from its frozen snapshot (not the live night), with the
+ * records that reached the server since it (adjustments, as of `generated_at`).
+ */
+export const NightReportDocument = z.object({
+  event: LiveEvent,
+  day: LiveDay,
+  signoff: Signoff,
+  adjustments: LateArrivals.shape.by_device,
+  generated_at: z.string(),
+});
+export type NightReportDocument = z.infer<typeof NightReportDocument>;

@@ -1,0 +1,18 @@
+import { notFound } from "next/navigation";
+import { NightReportView } from "@/components/reconciliation/night-report-view";
+import { Screen } from "@/components/screen";
+import { pageUser } from "@/lib/server/http/page-guard";
+import { signoffDocumentForPage } from "@/lib/server/reconciliation/report";
+
+/** The night report of one sign-off, for printing: made from its frozen snapshot, not the live night. */
+export default async function NightReportPage({ params }: { params: Promise<{ id: string }> }) {
+  await pageUser("reconciliation.view");
+  const { id } = await params;
+  const doc = await signoffDocumentForPage(id);
+  if (!doc) notFound();
+  return (
+    <Screen page="nightReport">
+      <NightReportView doc={doc} />
+    </Screen>
+  );
+}

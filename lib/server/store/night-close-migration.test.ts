@@ -1,0 +1,84 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/db";
+import { runMigrations } from "@/lib/db/migrate";
+import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
+import { DASHBOARD_MIGRATIONS_DIR } from ".";
+
+/**
+ * Migration 017 on a store that already holds history: sign-offs signed again (chained to the one
+ * each replaced), a terminal waived three times (the first stands, the others kept aside), an
+ * acknowledged alert (carried over). Nothing is lost, and the constraints hold afterwards.
+ */
+
+let db: Db;
+let before: string;
+
+beforeAll(async () => {
+  db = await openTestDb(testDatabaseUrls.dashboard);
+  before = mkdtempSync(join(tmpdir(), "migrations-016-"));
+  for (const f of readdirSync(DASHBOARD_MIGRATIONS_DIR).filter((f) => f.endsWith(".sql") && f < "017"))
+    copyFileSync(join(DASHBOARD_MIGRATIONS_DIR, f), join(before, f));
+  await runMigrations(db, before, 3000001);
+  for (const [day, comment] of [
+    ["day_1", "first"],
+    ["day_2", "other night"],
+    ["day_1", "again"],
+    ["day_1", "third"],
+  ])
+    await db.query(
+      `insert into recon_signoffs (day_id, user_id, username, comment, counted, snapshot) values ($1, 'u', 'ana', $2, '[]', '{}')`,
+      [day, comment],
+    );
+  for (const reason of ["broken", "still broken", "really"])
+    await db.query(
+      `insert into recon_waivers (day_id, device_id, waived_at, user_id, username, reason) values ('day_1', 'bar-3', now(), 'u', 'ana', $1)`,
+      [reason],
+    );
+  await db.query(
+    `insert into alerts (kind, subject, severity, state, first_seen, last_seen, figures, link, acknowledged_by, acknowledged_at, ack_comment)
+     values ('terminal_quiet', 'bar-3', 'warning', 'open', now(), now(), '{}', '/t', 'ana', now(), 'on it')`,
+  );
+  await runMigrations(db, DASHBOARD_MIGRATIONS_DIR, 3000001);
+});
+afterAll(async () => {
+  await db?.close();
+  rmSync(before, { recursive: true, force: true });
+});
+
+describe("migration 017 on existing history", () => {
+  it("chains each night's sign-offs, each to the one it replaced", async () => {
+    const rows = await db.query<{ comment: string; previous: string | null }>(
+      `select s.comment, p.comment as previous from recon_signoffs s left join recon_signoffs p on p.id = s.supersedes
+       order by s.id`,
+    );
+    expect(rows).toEqual([
+      { comment: "first", previous: null },
+      { comment: "other night", previous: null },
+      { comment: "again", previous: "first" },
+      { comment: "third", previous: "again" },
+    ]);
+    await expect(db.query("update recon_signoffs set comment = 'x'")).rejects.toThrow(/immutable/);
+  });
+
+  it("keeps the first waiver of a terminal and night, and the later ones aside", async () => {
+    expect(await db.query("select reason from recon_waivers")).toEqual([{ reason: "broken" }]);
+    expect(await db.query("select reason from recon_waivers_superseded order by id")).toEqual([
+      { reason: "still broken" },
+      { reason: "really" },
+    ]);
+  });
+
+  it("carries acknowledgements over: a second one is refused by the store", async () => {
+    expect(await db.query("select username, comment from alert_acknowledgements")).toEqual([
+      { username: "ana", comment: "on it" },
+    ]);
+    await expect(
+      db.query(
+        "insert into alert_acknowledgements (alert_id, acknowledged_at, username) select id, now(), 'bo' from alerts",
+      ),
+    ).rejects.toThrow(/duplicate key|unique/);
+  });
+});
