@@ -20,6 +20,7 @@ const POSTGRES_SUITES = [
   "integration-api/seed",
   "integration-api/simulator",
   "integration-api/crash-safety",
+  "integration-api/store",
   "lib/db",
   "lib/server/sync",
   "lib/server/live",
