@@ -4,6 +4,7 @@ import {
   expectStoreEqualsFiles,
   LEGACY_COMMIT,
   migrateAsAt,
+  migrationsDefiningLogic,
   storeState,
 } from "../../lib/testing/store-definitions";
 import { openTestDb, testDatabaseUrls } from "../../lib/testing/test-db";
@@ -41,6 +42,10 @@ afterAll(async () => {
 });
 
 describe("the service store's functions and triggers", () => {
+  it("are defined by no migration", () => {
+    expect(migrationsDefiningLogic(API_STORE.migrations)).toEqual([]);
+  });
+
   it("are the function files' on a fresh store", async () => {
     await expectStoreEqualsFiles(fresh, API_STORE.functions!);
   });

@@ -126,6 +126,14 @@ export async function expectStoreEqualsFiles(db: Queryable, dir: string): Promis
   expect(triggers.sort(byName)).toEqual([...declared.triggers].sort(byName));
 }
 
+/** Migrations of `dir` that define a function or a trigger (there must be none: they live in function files). */
+export function migrationsDefiningLogic(dir: string): string[] {
+  const logic = /^\s*create\s+(or\s+replace\s+)?(function|trigger|procedure)\b/im;
+  return readSqlFiles(dir)
+    .filter((f) => logic.test(f.text.replace(/^\s*--.*$/gm, "")))
+    .map((f) => f.name);
+}
+
 /**
  * Everything two stores may differ in after a start: their functions' and triggers' full
  * definitions, and every table's rows (`applied_at` columns left out: they say when).

@@ -7,6 +7,7 @@ import {
   expectStoreEqualsFiles,
   LEGACY_COMMIT,
   migrateAsAt,
+  migrationsDefiningLogic,
   storeState,
 } from "@/lib/testing/store-definitions";
 import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
@@ -121,6 +122,10 @@ afterAll(async () => {
 });
 
 describe("the dashboard store's functions and triggers", () => {
+  it("are defined by no migration", () => {
+    expect(migrationsDefiningLogic(DASHBOARD_STORE.migrations)).toEqual([]);
+  });
+
   it("are the function files' on a fresh store", async () => {
     await expectStoreEqualsFiles(fresh, DASHBOARD_STORE.functions!);
   });
