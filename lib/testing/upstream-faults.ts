@@ -20,7 +20,11 @@ export type FaultKind =
   | "hang"
   /** A request with `starting_after` reaches the service; the answer is a 400 refusing the cursor. */
   | "cursor400"
-  /** A list page cut to its first half, `has_more` true and `next_cursor` its last item. */
+  /**
+   * A list page cut to its first half, `has_more` true and `next_cursor` its last item; a page of
+   * one item after a cursor comes empty, `has_more` true, its cursor unchanged (a restricted
+   * upstream that scanned only records the key may not see).
+   */
   | "short";
 
 export interface RecordedRequest {
@@ -107,12 +111,16 @@ export function withFaults(
     return new Response(JSON.stringify(body), { status: response.status, headers });
   }
 
-  const cutShort = (body: Json): Json => {
-    const data = body.data as { id: string }[];
-    if (data.length < 2) return body;
-    const kept = data.slice(0, Math.ceil(data.length / 2));
-    return { ...body, data: kept, has_more: true, next_cursor: kept.at(-1)!.id };
-  };
+  const cutShort =
+    (query: URLSearchParams) =>
+    (body: Json): Json => {
+      const data = body.data as { id: string }[];
+      const after = query.get("starting_after");
+      if (data.length === 1 && after) return { ...body, data: [], has_more: true, next_cursor: after };
+      if (data.length < 2) return body;
+      const kept = data.slice(0, Math.ceil(data.length / 2));
+      return { ...body, data: kept, has_more: true, next_cursor: kept.at(-1)!.id };
+    };
 
   function draw(path: string, query: URLSearchParams): FaultKind | null {
     const armed = take(faults, path, query);
@@ -176,13 +184,13 @@ export function withFaults(
       );
     if (!response.ok) return response;
     const edit = take(edits, path, query);
-    if (edit) return edited(response, edit.edit);
+    const answer = edit ? await edited(response, edit.edit) : response;
     const isList = ["/transactions", "/topups", "/checkins", "/tickets", "/wristbands"].includes(path);
     if (kind === "short" || (isList && chaos.pShort > 0 && options.random() < chaos.pShort)) {
       stats.faults++;
-      return edited(response, cutShort);
+      return edited(answer, cutShort(query));
     }
-    return response;
+    return answer;
   };
 
   return {
@@ -194,7 +202,7 @@ export function withFaults(
     arm(kind: FaultKind, match: RequestMatch = () => true, times = 1) {
       faults.push({ kind, match, times });
     },
-    /** The next `times` answers (200s) to requests matching `match` are rewritten by `edit`. */
+    /** The next `times` answers (200s) to requests matching `match` are rewritten by `edit` (before a short page's cut). */
     rewrite(match: RequestMatch, edit: (body: Json) => Json, times = Number.POSITIVE_INFINITY) {
       const armed = { match, edit, times };
       edits.push(armed);
@@ -226,3 +234,14 @@ export function withFaults(
 }
 
 export type UpstreamFaults = ReturnType<typeof withFaults>;
+
+/**
+ * Fields the contract does not know, everywhere (an upstream a version ahead): a client drops them,
+ * never fails on them. For `rewrite(() => true, withUnknownFields)`.
+ */
+export function withUnknownFields(body: Record<string, unknown>): Record<string, unknown> {
+  const decorate = (x: unknown) =>
+    x && typeof x === "object" ? { ...x, livemode: false, metadata: { source: "fault hook" } } : x;
+  const data = Array.isArray(body.data) ? { data: body.data.map(decorate) } : {};
+  return { ...(decorate(body) as Record<string, unknown>), ...data, extra_section: { hello: "world" } };
+}
