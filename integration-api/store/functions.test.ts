@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runMigrations } from "../../lib/db/migrate";
 import {
   expectStoreEqualsFiles,
-  LEGACY_COMMIT,
-  migrateAsAt,
+  expectUpgradedEqualsFresh,
+  freshAndUpgraded,
   migrationsDefiningLogic,
-  storeState,
 } from "../../lib/testing/store-definitions";
 import { openTestDb, testDatabaseUrls } from "../../lib/testing/test-db";
 import { seedDemo } from "../seed/demo-seed";
 import { TEST_NOW } from "../testing/test-api";
 import type { Db } from "./db";
-import { API_STORE, migrate } from "./migrate";
+import { API_STORE } from "./migrate";
 
 /**
  * The service store's functions and triggers (the kept sales summary) are its function files, on a
@@ -22,19 +20,22 @@ import { API_STORE, migrate } from "./migrate";
 let fresh: Db;
 let upgraded: Db;
 let upgradeRebuilds: string[] = [];
-const seed = (db: Db) => seedDemo(db, { scale: 0.01, random: 5, now: TEST_NOW });
 
 beforeAll(async () => {
-  fresh = await openTestDb(testDatabaseUrls.api);
-  await migrate(fresh);
-  await seed(fresh);
-  upgraded = await openTestDb(testDatabaseUrls.api);
-  await migrateAsAt(upgraded, LEGACY_COMMIT, "integration-api/store/migrations", API_STORE.lockKey);
-  await seed(upgraded);
-  // Drift, as a changed trigger function would leave it, for the upgrade's rebuild to repair.
-  await upgraded.query("update summary_sales set total = total + 1");
-  await upgraded.query("delete from summary_flows where direction = 'withdraw'");
-  upgradeRebuilds = (await runMigrations(upgraded, API_STORE)).rebuilds;
+  ({
+    fresh,
+    upgraded,
+    rebuilds: upgradeRebuilds,
+  } = await freshAndUpgraded({
+    layout: API_STORE,
+    migrations: "integration-api/store/migrations",
+    open: () => openTestDb(testDatabaseUrls.api),
+    fill: (db) => seedDemo(db, { scale: 0.01, random: 5, now: TEST_NOW }),
+    drift: [
+      "update summary_sales set total = total + 1",
+      "delete from summary_flows where direction = 'withdraw'",
+    ],
+  }));
 });
 afterAll(async () => {
   await fresh?.close();
@@ -51,12 +52,11 @@ describe("the service store's functions and triggers", () => {
   });
 
   it("are the function files' on a store made before them, whose summary is rebuilt once", async () => {
-    await expectStoreEqualsFiles(upgraded, API_STORE.functions!);
     expect(upgradeRebuilds).toEqual(["select summary_recompute()"]);
-    const state = await storeState(fresh);
-    for (const kept of ["summary_sales", "summary_flows", "summary_product"])
-      expect(state.rows[kept]?.length, kept).toBeGreaterThan(0);
-    expect(await storeState(upgraded)).toEqual(state);
-    expect(await migrate(upgraded)).toEqual({ migrations: [], rebuilds: [] });
+    await expectUpgradedEqualsFresh(fresh, upgraded, API_STORE, [
+      "summary_sales",
+      "summary_flows",
+      "summary_product",
+    ]);
   });
 });

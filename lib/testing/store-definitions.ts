@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { Db, Queryable } from "../db/db";
-import { runMigrations } from "../db/migrate";
+import { runMigrations, type StoreLayout } from "../db/migrate";
 import { readSqlFiles } from "../db/sql-files";
 
 /**
@@ -175,4 +175,48 @@ export async function migrateAsAt(db: Db, commit: string, dir: string, lockKey: 
   } finally {
     rmSync(old, { recursive: true, force: true });
   }
+}
+
+/**
+ * Two stores given the same records by `fill`: a fresh one, and one the code at LEGACY_COMMIT made
+ * (its functions defined by its migrations, which `fill` exercised), whose derived tables then
+ * drift (`drift`: statements) before it starts once with the current code. Answers both and the
+ * rebuilds that start ran.
+ */
+export async function freshAndUpgraded(options: {
+  layout: StoreLayout;
+  /** The migrations' folder from the repository's root. */
+  migrations: string;
+  open: () => Promise<Db>;
+  fill: (db: Db) => Promise<unknown>;
+  drift: string[];
+}) {
+  const { layout } = options;
+  const fresh = await options.open();
+  await runMigrations(fresh, layout);
+  await options.fill(fresh);
+  const upgraded = await options.open();
+  await migrateAsAt(upgraded, LEGACY_COMMIT, options.migrations, layout.lockKey);
+  await options.fill(upgraded);
+  for (const statement of options.drift) await upgraded.query(statement);
+  const { rebuilds } = await runMigrations(upgraded, layout);
+  return { fresh, upgraded, rebuilds };
+}
+
+/**
+ * The upgraded store holds the files' functions and triggers and exactly the fresh store's state
+ * (every table's rows; `derived` tables not empty, so that their equality says something), and its
+ * next start rebuilds nothing.
+ */
+export async function expectUpgradedEqualsFresh(
+  fresh: Db,
+  upgraded: Db,
+  layout: StoreLayout,
+  derived: string[],
+) {
+  await expectStoreEqualsFiles(upgraded, layout.functions!);
+  const state = await storeState(fresh);
+  for (const table of derived) expect(state.rows[table]?.length, table).toBeGreaterThan(0);
+  expect(await storeState(upgraded)).toEqual(state);
+  expect(await runMigrations(upgraded, layout)).toEqual({ migrations: [], rebuilds: [] });
 }

@@ -1,13 +1,14 @@
 import { expect } from "vitest";
 import { TerminalSimulator } from "@/integration-api/simulator/terminal-simulator";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
-import type { SalesSummary, Scope } from "@/lib/contract";
+import type { SalesSummary } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
 import { mirrorDayTotals, mirrorTables } from "@/lib/server/store/mirror";
 import { summaryTotals } from "@/lib/server/sync/checksum";
 import { SyncWorker, type SyncWorkerOptions } from "@/lib/server/sync/worker";
 import { defaultSleep, UpstreamClient } from "@/lib/server/upstream/client";
 import { FakeClock, seededRandom } from "./fake-clock";
+import { READ_SCOPES } from "./real-api-sync";
 import { withFaults } from "./upstream-faults";
 
 /**
@@ -23,13 +24,6 @@ import { withFaults } from "./upstream-faults";
  */
 
 export const HARNESS_START = Date.parse("2026-07-11T21:00:00.000Z");
-export const READ_SCOPES: Scope[] = [
-  "event.read",
-  "tickets.read",
-  "cashless.read",
-  "checkins.read",
-  "reports.read",
-];
 const BASE_URL = "http://integration-api.test/v1";
 const HOUR = 3_600_000;
 

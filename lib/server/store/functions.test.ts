@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db, Queryable } from "@/lib/db/db";
-import { runMigrations } from "@/lib/db/migrate";
-import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { saleRecord, scanRecord, topupRecord } from "@/lib/testing/mirror-records";
 import {
   expectStoreEqualsFiles,
-  LEGACY_COMMIT,
-  migrateAsAt,
+  expectUpgradedEqualsFresh,
+  freshAndUpgraded,
   migrationsDefiningLogic,
-  storeState,
 } from "@/lib/testing/store-definitions";
 import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
 import { DASHBOARD_STORE } from ".";
@@ -103,18 +100,22 @@ let upgraded: Db;
 let upgradeRebuilds: string[] = [];
 
 beforeAll(async () => {
-  fresh = await openTestDashboardStore();
-  await writeMirror(fresh);
-  // The store as the code before the function files left it, mirrored by its own triggers; then
-  // its derived tables drift (as a changed trigger function would leave them) before the upgrade.
-  upgraded = await openTestDb(testDatabaseUrls.dashboard);
-  await migrateAsAt(upgraded, LEGACY_COMMIT, "lib/server/store/migrations", DASHBOARD_STORE.lockKey);
-  await writeMirror(upgraded);
-  await upgraded.query("update a_sales_hour set total = total + 1");
-  await upgraded.query("delete from a_device_minute");
-  await upgraded.query("update a_topups_ticket_type set amount = 0");
-  await upgraded.query("delete from m_ticket_words where word = 'dubois'");
-  upgradeRebuilds = (await runMigrations(upgraded, DASHBOARD_STORE)).rebuilds;
+  ({
+    fresh,
+    upgraded,
+    rebuilds: upgradeRebuilds,
+  } = await freshAndUpgraded({
+    layout: DASHBOARD_STORE,
+    migrations: "lib/server/store/migrations",
+    open: () => openTestDb(testDatabaseUrls.dashboard),
+    fill: writeMirror,
+    drift: [
+      "update a_sales_hour set total = total + 1",
+      "delete from a_device_minute",
+      "update a_topups_ticket_type set amount = 0",
+      "delete from m_ticket_words where word = 'dubois'",
+    ],
+  }));
 });
 afterAll(async () => {
   await fresh?.close();
@@ -131,18 +132,17 @@ describe("the dashboard store's functions and triggers", () => {
   });
 
   it("are the function files' on a store made before them, whose derived tables are rebuilt once", async () => {
-    await expectStoreEqualsFiles(upgraded, DASHBOARD_STORE.functions!);
     expect(upgradeRebuilds).toEqual([
       "select live_recompute_aggregates()",
       "select live_recompute_topup_types()",
       "select attention_recompute()",
       "select ticket_words_recompute()",
     ]);
-    const state = await storeState(fresh);
-    for (const derived of ["a_sales_hour", "a_device_minute", "a_topups_ticket_type", "m_ticket_words"])
-      expect(state.rows[derived]?.length, derived).toBeGreaterThan(0);
-    expect(await storeState(upgraded)).toEqual(state);
-    // The next start applies the files again and rebuilds nothing.
-    expect(await runMigrations(upgraded, DASHBOARD_STORE)).toEqual({ migrations: [], rebuilds: [] });
+    await expectUpgradedEqualsFresh(fresh, upgraded, DASHBOARD_STORE, [
+      "a_sales_hour",
+      "a_device_minute",
+      "a_topups_ticket_type",
+      "m_ticket_words",
+    ]);
   });
 });

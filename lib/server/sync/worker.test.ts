@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { UpstreamClient } from "@/lib/server/upstream/client";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
+import { READ_SCOPES } from "@/lib/testing/real-api-sync";
 import {
   expectMirrorEqualsUpstream,
   type HarnessOptions,
   ids,
-  READ_SCOPES,
   type SyncUpstream,
   syncHarness,
   syncUpstream,
