@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db, Queryable } from "../db/db";
 import { runMigrations, type StoreLayout } from "../db/migrate";
 import { readSqlFiles } from "../db/sql-files";
@@ -219,4 +219,36 @@ export async function expectUpgradedEqualsFresh(
   for (const table of derived) expect(state.rows[table]?.length, table).toBeGreaterThan(0);
   expect(await storeState(upgraded)).toEqual(state);
   expect(await runMigrations(upgraded, layout)).toEqual({ migrations: [], rebuilds: [] });
+}
+
+/**
+ * The tests every store's function files get, on PGlite and (the second pass) PostgreSQL: no
+ * migration defines logic; a fresh store holds exactly the files' functions and triggers; a store
+ * the code before them made (`freshAndUpgraded`) runs `rebuilds` once at its first start and ends
+ * exactly as a fresh one.
+ */
+export function describeStoreFunctions(
+  name: string,
+  options: Parameters<typeof freshAndUpgraded>[0] & { rebuilds: string[]; derived: string[] },
+) {
+  let stores: Awaited<ReturnType<typeof freshAndUpgraded>> | undefined;
+  beforeAll(async () => {
+    stores = await freshAndUpgraded(options);
+  });
+  afterAll(async () => {
+    await stores?.fresh.close();
+    await stores?.upgraded.close();
+  });
+  describe(`the ${name} store's functions and triggers`, () => {
+    it("are defined by no migration", () => {
+      expect(migrationsDefiningLogic(options.layout.migrations)).toEqual([]);
+    });
+    it("are the function files' on a fresh store", async () => {
+      await expectStoreEqualsFiles(stores!.fresh, options.layout.functions!);
+    });
+    it("are the function files' on a store made before them, whose derived tables are rebuilt once", async () => {
+      expect(stores!.rebuilds).toEqual(options.rebuilds);
+      await expectUpgradedEqualsFresh(stores!.fresh, stores!.upgraded, options.layout, options.derived);
+    });
+  });
 }

@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db, Queryable } from "@/lib/db/db";
+import type { Queryable } from "@/lib/db/db";
 import { saleRecord, scanRecord, topupRecord } from "@/lib/testing/mirror-records";
-import {
-  expectStoreEqualsFiles,
-  expectUpgradedEqualsFresh,
-  freshAndUpgraded,
-  migrationsDefiningLogic,
-} from "@/lib/testing/store-definitions";
+import { describeStoreFunctions } from "@/lib/testing/store-definitions";
 import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
 import { DASHBOARD_STORE } from ".";
 import { upsertSales, upsertScans, upsertTopups } from "./mirror";
@@ -95,54 +89,22 @@ async function writeMirror(db: Queryable) {
   await db.query(`update m_tickets set data = '{"wristband": {"id": "wb_c"}}'::jsonb where id = 't2'`);
 }
 
-let fresh: Db;
-let upgraded: Db;
-let upgradeRebuilds: string[] = [];
-
-beforeAll(async () => {
-  ({
-    fresh,
-    upgraded,
-    rebuilds: upgradeRebuilds,
-  } = await freshAndUpgraded({
-    layout: DASHBOARD_STORE,
-    migrations: "lib/server/store/migrations",
-    open: () => openTestDb(testDatabaseUrls.dashboard),
-    fill: writeMirror,
-    drift: [
-      "update a_sales_hour set total = total + 1",
-      "delete from a_device_minute",
-      "update a_topups_ticket_type set amount = 0",
-      "delete from m_ticket_words where word = 'dubois'",
-    ],
-  }));
-});
-afterAll(async () => {
-  await fresh?.close();
-  await upgraded?.close();
-});
-
-describe("the dashboard store's functions and triggers", () => {
-  it("are defined by no migration", () => {
-    expect(migrationsDefiningLogic(DASHBOARD_STORE.migrations)).toEqual([]);
-  });
-
-  it("are the function files' on a fresh store", async () => {
-    await expectStoreEqualsFiles(fresh, DASHBOARD_STORE.functions!);
-  });
-
-  it("are the function files' on a store made before them, whose derived tables are rebuilt once", async () => {
-    expect(upgradeRebuilds).toEqual([
-      "select live_recompute_aggregates()",
-      "select live_recompute_topup_types()",
-      "select attention_recompute()",
-      "select ticket_words_recompute()",
-    ]);
-    await expectUpgradedEqualsFresh(fresh, upgraded, DASHBOARD_STORE, [
-      "a_sales_hour",
-      "a_device_minute",
-      "a_topups_ticket_type",
-      "m_ticket_words",
-    ]);
-  });
+describeStoreFunctions("dashboard", {
+  layout: DASHBOARD_STORE,
+  migrations: "lib/server/store/migrations",
+  open: () => openTestDb(testDatabaseUrls.dashboard),
+  fill: writeMirror,
+  drift: [
+    "update a_sales_hour set total = total + 1",
+    "delete from a_device_minute",
+    "update a_topups_ticket_type set amount = 0",
+    "delete from m_ticket_words where word = 'dubois'",
+  ],
+  rebuilds: [
+    "select live_recompute_aggregates()",
+    "select live_recompute_topup_types()",
+    "select attention_recompute()",
+    "select ticket_words_recompute()",
+  ],
+  derived: ["a_sales_hour", "a_device_minute", "a_topups_ticket_type", "m_ticket_words"],
 });
