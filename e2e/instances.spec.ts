@@ -256,6 +256,13 @@ test("two instances on one PostgreSQL: one sync leader, takeover, nothing lost o
     await expect.poll(() => leads(b), { timeout: 180_000, intervals: [500] }).toBe(true);
     recordMeasure({ name: "takeover", value: (Date.now() - killedAt) / 1000, unit: "s" });
 
+    // B resumes the walk A was in (a day's walk of the first mirror, or the tail): it asks for the page
+    // A never got, from the stored cursor. (Waited for: B's first cycle may come before it.)
+    const dayWalk = (u: string) => u.includes("day_id=");
+    const resumed = () => proxy.salesAfterHold().find((u) => dayWalk(u) === dayWalk(proxy.heldUrl()));
+    await expect.poll(() => resumed() !== undefined, { timeout: 300_000, intervals: [1_000] }).toBe(true);
+    expect(resumed()).toBe(proxy.heldUrl());
+
     // …works on B without signing in again (same cookie, same secret, same user store).
     await page.goto(`${b.origin}/connection`);
     await expect(page.getByText("Signed in as instances")).toBeVisible();
@@ -284,14 +291,10 @@ test("two instances on one PostgreSQL: one sync leader, takeover, nothing lost o
       .toBe("complete");
 
     console.log(
-      `sales pages ${proxy.salesPages()}, tail records fetched ${proxy.fetched()}, day walk pages ${proxy.dayPages().length}`,
+      `sales pages ${proxy.salesPages()}, tail records fetched ${proxy.fetched()}, day walk pages ${proxy.dayPages().length}; held ${proxy.heldUrl()}`,
     );
     expect(proxy.salesPages()).toBeGreaterThan(5);
     expect(proxy.fetchedTwice()).toEqual([]);
-    // B resumed the walk A was in (a day's walk of the first mirror, or the tail) at the page A
-    // never got: from the stored cursor, not from the start.
-    const dayWalk = (u: string) => u.includes("day_id=");
-    expect(proxy.salesAfterHold().find((u) => dayWalk(u) === dayWalk(proxy.heldUrl()))).toBe(proxy.heldUrl());
   } finally {
     for (const i of instances) killGroup(i, "SIGKILL");
     await proxy.close();
