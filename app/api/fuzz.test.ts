@@ -284,7 +284,7 @@ async function send(target: Target, spec: Spec) {
 }
 
 describe("fuzz of every route handler", () => {
-  it(`${REQUESTS} requests over every handler and method: 0 × 5xx, 0 hangs over 5 s`, async () => {
+  it(`${REQUESTS} requests over every handler and method: 0 × 5xx, 0 hangs (none past ${HANG_MS / 1000} s)`, async () => {
     const perTarget = Math.ceil(REQUESTS / all.length);
     const jobs: { target: Target; spec: Spec }[] = [];
     all.forEach((target, i) => {
