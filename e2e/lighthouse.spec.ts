@@ -3,28 +3,27 @@ import { expect, test } from "@playwright/test";
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig, type Flags, generateReport, type Result } from "lighthouse";
 import { E2E_PORT } from "../playwright.config";
+import { recordMeasure } from "./measures";
 import { LOGINS, SAME_ORIGIN, signIn, waitForFirstSync } from "./support";
 
 /**
- * Lighthouse (issue #8) on the login page and on the overview, signed in: performance >= 90 and
- * accessibility 100, in Debian's Chromium; and (issue 14) on the staff's search page with the
- * mobile preset.
+ * Lighthouse (issue #8) on the login page and on the overview, signed in: accessibility 100, in
+ * Debian's Chromium; and (issue 14) on the staff's search page with the mobile preset.
  *
  * The desktop preset (`lighthouse/core/config/desktop-config.js`: a 1350×940 screen, a fast wired
  * connection, no CPU slowdown) because the console is used on laptops and tablets at the desks,
  * not on phones. Throttling stays Lighthouse's default, simulated (Lantern), so the network
  * figures do not depend on this machine's loopback.
  *
- * The CI machine has two cores and runs other jobs meanwhile: another process taking the CPU can
- * only make a run slower, never faster. So each page is measured up to 3 times and the best run
- * counts (it stops at the first run that reaches the thresholds). Every run's scores are printed,
- * and the best run's report is kept in `.test-results/lighthouse-<page>.html`.
+ * The performance score depends on the machine (two cores, shared with other jobs): it is measured
+ * and recorded (e2e/measures.ts), never asserted here. `npm run bench:browser` runs this spec with
+ * LIGHTHOUSE_RUNS (default here 1) runs per page and holds the median to its goal of 90. Every
+ * run's scores are printed; the last run's report is kept in `.test-results/lighthouse-<page>.html`.
  */
 
 const BASE = `http://localhost:${E2E_PORT}`;
 const CHROME = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const RUNS = 3;
-const MIN_PERFORMANCE = 0.9;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
 
 type Scores = { performance: number; accessibility: number };
 
@@ -58,15 +57,16 @@ function losses(lhr: Result): string[] {
 }
 
 /**
- * Runs Lighthouse on `path` up to RUNS times in a fresh Chromium; returns the best run. `mobile`:
- * Lighthouse's default preset (a phone's screen, a slow 4G network and a 4× slower CPU, simulated).
+ * Runs Lighthouse on `path` RUNS times in a fresh Chromium, records each run's performance score and
+ * answers every run's scores. `mobile`: Lighthouse's default preset (a phone's screen, a slow 4G
+ * network and a 4× slower CPU, simulated).
  */
 async function measure(
   name: string,
   path: string,
   cookie?: string,
   preset: "desktop" | "mobile" = "desktop",
-): Promise<Scores> {
+): Promise<Scores[]> {
   const chrome = await launch({
     chromePath: CHROME,
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
@@ -78,7 +78,7 @@ async function measure(
       onlyCategories: ["performance", "accessibility"],
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
     };
-    let best: Result | null = null;
+    const runs: Scores[] = [];
     for (let run = 1; run <= RUNS; run++) {
       const result = await lighthouse(
         `${BASE}${path}`,
@@ -94,26 +94,21 @@ async function measure(
         `Lighthouse ${name} run ${run}/${RUNS}: performance ${Math.round(s.performance * 100)}, ` +
           `accessibility ${Math.round(s.accessibility * 100)} (${metrics(lhr)})`,
       );
-      if (!best || s.performance > scores(best).performance) best = lhr;
-      if (s.performance >= MIN_PERFORMANCE && s.accessibility === 1) break;
+      const lost = losses(lhr);
+      if (lost.length) console.log(`  audits below 0.9: ${lost.join("; ")}`);
+      recordMeasure({ name: `lighthouse-performance ${name}`, value: s.performance, unit: "score" });
+      mkdirSync(".test-results", { recursive: true });
+      writeFileSync(`.test-results/lighthouse-${name}.html`, generateReport(lhr, "html"));
+      runs.push(s);
     }
-    const lhr = best as Result;
-    mkdirSync(".test-results", { recursive: true });
-    writeFileSync(`.test-results/lighthouse-${name}.html`, generateReport(lhr, "html"));
-    const s = scores(lhr);
-    console.log(
-      `Lighthouse ${name} (best of the runs): performance ${Math.round(s.performance * 100)}, ` +
-        `accessibility ${Math.round(s.accessibility * 100)}`,
-    );
-    const lost = losses(lhr);
-    if (lost.length) console.log(`  audits below 0.9: ${lost.join("; ")}`);
-    return s;
+    return runs;
   } finally {
     chrome.kill();
   }
 }
 
-test.describe.configure({ timeout: 360_000 });
+// A Lighthouse run takes up to about a minute on a busy two-core machine.
+test.describe.configure({ timeout: 120_000 + RUNS * 120_000 });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
@@ -124,33 +119,28 @@ test.beforeAll(async ({ browser }) => {
   await page.close();
 });
 
-test("Lighthouse on /login: performance >= 90, accessibility 100", async () => {
-  const s = await measure("login", "/login");
-  expect(s.accessibility).toBe(1);
-  expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
+test("Lighthouse on /login: accessibility 100", async () => {
+  const runs = await measure("login", "/login");
+  expect(runs.map((s) => s.accessibility)).toEqual(runs.map(() => 1));
 });
 
-test("Lighthouse on the overview, signed in: performance >= 90, accessibility 100", async ({ request }) => {
+test("Lighthouse on the overview, signed in: accessibility 100", async ({ request }) => {
   const res = await request.post("/api/auth/login", { data: LOGINS.manager, headers: SAME_ORIGIN });
   expect(res.ok()).toBe(true);
   const session = (await request.storageState()).cookies.find((c) => c.name === "eoc_session");
   expect(session).toBeDefined();
-  const s = await measure("overview", "/", `${session!.name}=${session!.value}`);
-  expect(s.accessibility).toBe(1);
-  expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
+  const runs = await measure("overview", "/", `${session!.name}=${session!.value}`);
+  expect(runs.map((s) => s.accessibility)).toEqual(runs.map(() => 1));
 });
 
 // Gate staff search on phones (issue 14): their home, measured with the mobile preset.
-test("Lighthouse on the staff search page, mobile preset: performance >= 90, accessibility 100", async ({
-  request,
-}) => {
+test("Lighthouse on the staff search page, mobile preset: accessibility 100", async ({ request }) => {
   const res = await request.post("/api/auth/login", { data: LOGINS.staff, headers: SAME_ORIGIN });
   expect(res.ok()).toBe(true);
   const session = (await request.storageState()).cookies.find((c) => c.name === "eoc_session");
   expect(session).toBeDefined();
-  const s = await measure("search-mobile", "/search", `${session!.name}=${session!.value}`, "mobile");
-  expect(s.accessibility).toBe(1);
-  expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
+  const runs = await measure("search-mobile", "/search", `${session!.name}=${session!.value}`, "mobile");
+  expect(runs.map((s) => s.accessibility)).toEqual(runs.map(() => 1));
 });
 
 // What needs attention (issue 13): the terminals and the alerts, as a manager sees them.
@@ -158,13 +148,12 @@ for (const [name, path] of [
   ["terminals", "/terminals"],
   ["alerts", "/alerts"],
 ] as const) {
-  test(`Lighthouse on ${path}, signed in: performance >= 90, accessibility 100`, async ({ request }) => {
+  test(`Lighthouse on ${path}, signed in: accessibility 100`, async ({ request }) => {
     const res = await request.post("/api/auth/login", { data: LOGINS.manager, headers: SAME_ORIGIN });
     expect(res.ok()).toBe(true);
     const session = (await request.storageState()).cookies.find((c) => c.name === "eoc_session");
     expect(session).toBeDefined();
-    const s = await measure(name, path, `${session!.name}=${session!.value}`);
-    expect(s.accessibility).toBe(1);
-    expect(s.performance).toBeGreaterThanOrEqual(MIN_PERFORMANCE);
+    const runs = await measure(name, path, `${session!.name}=${session!.value}`);
+    expect(runs.map((s) => s.accessibility)).toEqual(runs.map(() => 1));
   });
 }

@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { devices, expect, test } from "@playwright/test";
 import { adminToken, freePort, spawnApi } from "../integration-api/testing/api-process";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
+import { recordMeasure } from "./measures";
 
 /**
  * Live from the first second (issue 12): a console connected for the first time to an event that
- * already has its sales shows today's totals from the upstream's summary within seconds, marked so,
+ * already has its sales shows today's totals from the upstream's summary first (how soon is
+ * measured, for `npm run bench:browser`'s goal of 15 s: e2e/measures.ts), marked so,
  * with the first mirror's progress; once today's records are mirrored the banner goes and the
  * figures are the mirror's, still equal to the summary.
  *
@@ -43,7 +45,7 @@ function zoneAtThreeAm(now = new Date()): string {
 const euros = (cents: number) =>
   new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR" }).format(cents / 100);
 
-test("a fresh console shows today's summary within 15 s, then the mirror's equal figures", async ({
+test("a fresh console shows today's summary first, then the mirror's equal figures", async ({
   page,
   browser,
 }) => {
@@ -107,7 +109,7 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
       .poll(async () => (await fetch(`${origin}/login`).catch(() => null))?.status, { timeout: 120_000 })
       .toBe(200);
 
-    // The first sign-in, and 15 s from it.
+    // The first sign-in, and how long from it to today's figures.
     await page.goto(`${origin}/login`);
     await page.getByLabel("Username").fill("live");
     await page.getByLabel("Password").fill(PASSWORD);
@@ -120,13 +122,12 @@ test("a fresh console shows today's summary within 15 s, then the mirror's equal
     expect(summary.sales.count).toBeGreaterThan(0);
 
     const source = page.getByTestId("figures-source");
-    await expect(source).toHaveAttribute("data-source", "summary", { timeout: 15_000 });
-    await expect(page.getByTestId("day-total")).toHaveText(euros(summary.sales.total), { timeout: 15_000 });
+    await expect(source).toHaveAttribute("data-source", "summary", { timeout: 90_000 });
+    await expect(page.getByTestId("day-total")).toHaveText(euros(summary.sales.total), { timeout: 90_000 });
+    recordMeasure({ name: "first-figures", value: (Date.now() - signedInAt) / 1000, unit: "s" });
     await expect(page.getByTestId("day-count")).toHaveText(summary.sales.count.toLocaleString("en-GB"));
     await expect(page.getByTestId("mirror-banner")).toBeVisible();
     await expect(page.getByTestId("mirror-banner").getByRole("progressbar")).toBeVisible();
-    console.log(`today's summary on screen ${((Date.now() - signedInAt) / 1000).toFixed(1)} s after sign-in`);
-    expect(Date.now() - signedInAt).toBeLessThan(15_000);
     await page.screenshot({ path: ".test-results/live-first-summary.png", fullPage: true });
 
     // The night before is walked after today: meanwhile its reconciliation shows the summary's

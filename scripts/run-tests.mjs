@@ -20,6 +20,7 @@ const POSTGRES_SUITES = [
   "integration-api/seed",
   "integration-api/simulator",
   "integration-api/crash-safety",
+  "integration-api/store",
   "lib/db",
   "lib/server/sync",
   "lib/server/live",
@@ -46,11 +47,27 @@ delete embeddedEnv.API_DATABASE_URL;
 
 let passed = 0;
 let failed = 0;
-const run = (label, command, args, env = embeddedEnv) => {
-  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
-  const { status } = spawnSync(command, args, { stdio: "inherit", env });
-  return status === 0;
+/** Each part's wall-clock time, printed after it and again at the end. */
+const durations = [];
+const started = Date.now();
+const minutes = (ms) => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
 };
+const timed = (label, fn) => {
+  const from = Date.now();
+  const result = fn();
+  const ms = Date.now() - from;
+  durations.push([label, ms]);
+  console.log(`=== ${label}: ${minutes(ms)}`);
+  return result;
+};
+const run = (label, command, args, env = embeddedEnv) =>
+  timed(label, () => {
+    console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+    const { status } = spawnSync(command, args, { stdio: "inherit", env });
+    return status === 0;
+  });
 const count = (ok) => (ok ? passed++ : failed++);
 
 count(run("lint and format", "npx", ["biome", "check", "."]));
@@ -107,6 +124,10 @@ if (existsSync(`${results}/playwright.json`)) {
 } else {
   failed += 1;
 }
+
+console.log("\n=== durations");
+for (const [label, ms] of durations) console.log(`${label.padEnd(40)} ${minutes(ms)}`);
+console.log(`${"total".padEnd(40)} ${minutes(Date.now() - started)}`);
 
 const line = `${passed} passed, ${failed} failed`;
 writeFileSync(`${results}/summary.txt`, `${line}\n`);

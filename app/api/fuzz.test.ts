@@ -12,7 +12,8 @@ import { type Harness, PASSWORDS, type RouteModule, startHarness } from "@/lib/t
  * API (in-process, its own store and rate limiter). Several thousand requests, signed in (each
  * role), signed out or with a forged cookie; junk and near-valid path segments, queries and bodies;
  * JSON and not; with and without an Origin. Whatever arrives, the answer is below 500 and comes
- * (body read to the end) within 5 s. Deterministic for a seed (FUZZ_SEED), printed with the figures.
+ * (body read to the end) within 30 s (that catches a hang; speed is `npm run bench`'s to measure).
+ * Deterministic for a seed (FUZZ_SEED), printed with the figures.
  *
  * In-process rather than a Playwright spec against the sandbox: no browser, no socket, no build,
  * so 3,000+ requests take about a minute on two cores and any failure names the handler and input.
@@ -20,7 +21,8 @@ import { type Harness, PASSWORDS, type RouteModule, startHarness } from "@/lib/t
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260715);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3200);
-const HANG_MS = 5000;
+// Long enough for a busy two-core machine with 8 requests in flight: only a hang goes past it.
+const HANG_MS = 30_000;
 const CONCURRENCY = 8;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -282,7 +284,7 @@ async function send(target: Target, spec: Spec) {
 }
 
 describe("fuzz of every route handler", () => {
-  it(`${REQUESTS} requests over every handler and method: 0 × 5xx, 0 hangs over 5 s`, async () => {
+  it(`${REQUESTS} requests over every handler and method: 0 × 5xx, 0 hangs (none past ${HANG_MS / 1000} s)`, async () => {
     const perTarget = Math.ceil(REQUESTS / all.length);
     const jobs: { target: Target; spec: Spec }[] = [];
     all.forEach((target, i) => {

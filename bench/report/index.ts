@@ -1,5 +1,6 @@
 import { apiRead } from "./api-read";
 import { attention } from "./attention";
+import { browser } from "./browser";
 import { dashboardRead } from "./dashboard-read";
 import { liveFirst } from "./live-first";
 import { nameSearch } from "./name-search";
@@ -18,4 +19,5 @@ export const benches: BenchDef[] = [
   nameSearch,
   liveFirst,
   attention,
+  browser,
 ];

@@ -1,7 +1,6 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMigrations } from "../../lib/db/migrate";
 import { openTestDb, testDatabaseUrls } from "../../lib/testing/test-db";
@@ -9,7 +8,7 @@ import { DEMO_PRODUCTS } from "../seed/demo-catalog";
 import { seedDemo } from "../seed/demo-seed";
 import { TerminalSimulator } from "../simulator/terminal-simulator";
 import type { Db } from "../store/db";
-import { migrate } from "../store/migrate";
+import { API_STORE, migrate } from "../store/migrate";
 import { salesSummaryRows } from "../store/reports-store";
 import { UNRESTRICTED, type Visibility } from "../store/sql";
 import { scanSummaryRows } from "../testing/summary-scan";
@@ -17,7 +16,7 @@ import { createTestApi, type TestApi } from "../testing/test-api";
 import type { SaleLine } from "./write-service";
 
 /**
- * The summary kept by the writes (store/migrations/002_summary.sql) equals a full scan of the
+ * The summary kept by the writes (store/functions/, its tables in store/migrations/002_summary.sql) equals a full scan of the
  * records after the terminal simulator has run on a seeded store — offline terminals syncing late
  * sales and check-ins, refused sales — and after what moves records between scopes or out of the
  * summary: pending-review pairs resolved (transfers), an anonymous wristband with sales linked to a
@@ -253,16 +252,19 @@ describe("the kept sales summary after the terminal simulator", () => {
   });
 });
 
-describe("migration 002 on a store seeded before it", () => {
-  it("back-fills the kept summary from the records already there", async () => {
+describe("the kept summary on a store seeded before it existed", () => {
+  it("is back-filled from the records already there by its files' declared rebuild", async () => {
     const onlyFirst = mkdtempSync(join(tmpdir(), "api-migrations-"));
     const store = await openTestDb(testDatabaseUrls.api);
     try {
-      const migrations = fileURLToPath(new URL("../store/migrations/", import.meta.url));
-      copyFileSync(join(migrations, "001_init.sql"), join(onlyFirst, "001_init.sql"));
-      await runMigrations(store, onlyFirst, 4010001);
+      // The store as the service left it before the summary: migration 001, no function files.
+      copyFileSync(join(API_STORE.migrations, "001_init.sql"), join(onlyFirst, "001_init.sql"));
+      await runMigrations(store, { migrations: onlyFirst, lockKey: API_STORE.lockKey });
       await seedDemo(store, { scale: 0.02, random: 11, now: new Date("2026-07-11T20:30:00.000Z") });
-      expect(await migrate(store)).toEqual(["002_summary.sql"]);
+      expect(await migrate(store)).toEqual({
+        migrations: ["002_summary.sql"],
+        rebuilds: ["select summary_recompute()"],
+      });
       const days = (await store.query<{ id: string }>("select id from days order by id")).map((d) => d.id);
       const types = (await store.query<{ id: string }>("select id from ticket_types order by id")).map(
         (t) => t.id,

@@ -1,10 +1,15 @@
 import { fileURLToPath } from "node:url";
-import { runMigrations } from "../../lib/db/migrate";
+import { type MigrationRun, runMigrations, type StoreLayout } from "../../lib/db/migrate";
 import type { Db } from "./db";
 
-const migrationsDir = fileURLToPath(new URL("./migrations/", import.meta.url));
+/** The service's SQL: migrations (tables, data changes) and function files (the kept summary's logic). */
+export const API_STORE: StoreLayout = {
+  migrations: fileURLToPath(new URL("./migrations/", import.meta.url)),
+  functions: fileURLToPath(new URL("./functions/", import.meta.url)),
+  lockKey: 4010001,
+};
 
-/** Brings the service's schema up to date (integration-api/store/migrations). */
-export function migrate(db: Db): Promise<string[]> {
-  return runMigrations(db, migrationsDir, 4010001);
+/** Brings the service's store up to date: pending migrations, then every function file. */
+export function migrate(db: Db): Promise<MigrationRun> {
+  return runMigrations(db, API_STORE);
 }

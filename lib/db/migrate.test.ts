@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openTestDb, testDatabaseUrls } from "../testing/test-db";
-import { splitStatements } from "./migrate";
+import { splitStatements } from "./sql-files";
 
 describe("splitStatements", () => {
   it("splits on ';' at line end and drops comment lines", () => {

@@ -1,59 +1,61 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Db } from "./db";
+import type { Db, Queryable } from "./db";
+import { readSqlFiles, rebuildsOf, type SqlFile, splitStatements } from "./sql-files";
+import { applyStoreFunctions } from "./store-functions";
 
 /**
- * Applies every migration in `dir` not yet recorded, in file-name order, all in one transaction.
- * On PostgreSQL an advisory lock (`lockKey`) keeps two starting instances from racing.
+ * Where a store's SQL lives. Migrations are history (tables, indexes, views, types, data changes),
+ * applied once each; function files are the current logic, one SQL function per file (a trigger
+ * function's file also holds the `create or replace trigger` statements that call it), re-applied
+ * at every start (store-functions.ts).
  */
-export async function runMigrations(db: Db, dir: string, lockKey: number): Promise<string[]> {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort();
-  return db.transaction(async (tx) => {
-    if (db.kind === "postgres") await tx.query("select pg_advisory_xact_lock($1)", [lockKey]);
-    await tx.query(
-      "create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())",
-    );
-    const done = new Set(
-      (await tx.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name),
-    );
-    const applied: string[] = [];
-    for (const file of files) {
-      if (done.has(file)) continue;
-      // Statements end with ";" at line end, outside dollar-quoted bodies ($$ … $$, $tag$ … $tag$).
-      for (const statement of splitStatements(readFileSync(join(dir, file), "utf8")))
-        await tx.query(statement);
-      await tx.query("insert into schema_migrations (name) values ($1)", [file]);
-      applied.push(file);
-    }
-    return applied;
-  });
+export interface StoreLayout {
+  /** Versioned migrations, applied once each in file-name order and recorded in schema_migrations. */
+  migrations: string;
+  /** Function files, applied in file-name order (dependencies first). Absent only where a test builds a store as older code left it. */
+  functions?: string;
+  /** PostgreSQL advisory lock that keeps two starting instances from racing. */
+  lockKey: number;
+}
+
+export interface MigrationRun {
+  /** The migrations this run applied. */
+  migrations: string[];
+  /** The rebuild statements this run executed (each once), in order. */
+  rebuilds: string[];
 }
 
 /**
- * Splits a migration into statements: a ";" at the end of a line ends one, except inside a
- * dollar-quoted body (plpgsql functions, `do` blocks), whose own ";" belong to the body.
- * Whole-line "--" comments are dropped.
+ * Brings a store up to date in one transaction, under an advisory lock on PostgreSQL: every
+ * migration not yet recorded, then every function file, then the rebuilds declared
+ * (`-- rebuild: <statement>`) by the migrations just applied and by the function files that changed
+ * since the last start, each statement once.
  */
-export function splitStatements(sql: string): string[] {
-  const text = sql
-    .split("\n")
-    .filter((line) => !line.trim().startsWith("--"))
-    .join("\n");
-  const statements: string[] = [];
-  const token = /\$([A-Za-z_][A-Za-z0-9_]*)?\$|;[ \t\r]*(?=\n|$)/g;
-  let start = 0;
-  let tag: string | null = null;
-  for (let m = token.exec(text); m !== null; m = token.exec(text)) {
-    if (m[0].startsWith("$")) {
-      if (tag === null) tag = m[0];
-      else if (m[0] === tag) tag = null;
-    } else if (tag === null) {
-      statements.push(text.slice(start, m.index));
-      start = m.index + m[0].length;
-    }
+export async function runMigrations(db: Db, layout: StoreLayout): Promise<MigrationRun> {
+  const migrations = readSqlFiles(layout.migrations);
+  const functions = layout.functions === undefined ? null : readSqlFiles(layout.functions);
+  return db.transaction(async (tx) => {
+    if (db.kind === "postgres") await tx.query("select pg_advisory_xact_lock($1)", [layout.lockKey]);
+    const applied = await applyMigrations(tx, migrations);
+    const changed = functions ? await applyStoreFunctions(tx, functions) : [];
+    const rebuilds = [...new Set([...applied, ...changed].flatMap(rebuildsOf))];
+    for (const statement of rebuilds) await tx.query(statement);
+    return { migrations: applied.map((f) => f.name), rebuilds };
+  });
+}
+
+async function applyMigrations(tx: Queryable, files: SqlFile[]): Promise<SqlFile[]> {
+  await tx.query(
+    "create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())",
+  );
+  const done = new Set(
+    (await tx.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name),
+  );
+  const applied: SqlFile[] = [];
+  for (const file of files) {
+    if (done.has(file.name)) continue;
+    for (const statement of splitStatements(file.text)) await tx.query(statement);
+    await tx.query("insert into schema_migrations (name) values ($1)", [file.name]);
+    applied.push(file);
   }
-  statements.push(text.slice(start));
-  return statements.map((s) => s.trim()).filter(Boolean);
+  return applied;
 }

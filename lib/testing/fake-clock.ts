@@ -1,4 +1,4 @@
-/** Time and randomness of the fakes: a clock the test moves, and a seeded PRNG. */
+/** Time and randomness for tests: a clock the test moves, and a seeded PRNG. */
 
 export class FakeClock {
   constructor(public ms: number) {}

@@ -1,18 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
-import { syncHarness } from "@/lib/testing/sync-harness";
+import { type SyncUpstream, syncHarness, syncUpstream } from "@/lib/testing/sync-harness";
 import { terminalStates } from "../store/attention";
 import { attentionAfterCycle } from "./evaluate";
 
-/** The sync worker computes the terminal states after each cycle, from what it just mirrored. */
+/**
+ * The sync worker computes the terminal states after each cycle, from what it just mirrored (from
+ * the real Integration API in-process, lib/testing/sync-harness.ts).
+ */
 
 let store: Db;
+let up: SyncUpstream;
 beforeAll(async () => {
   store = await openTestDashboardStore();
+  up = await syncUpstream();
 });
 afterAll(async () => {
   await store?.close();
+  await up?.close();
 });
 
 const config = { ATTENTION_QUIET_S: 600, ATTENTION_LATE_S: 600, ATTENTION_ALERT_S: 900 };
@@ -20,7 +26,7 @@ const config = { ATTENTION_QUIET_S: 600, ATTENTION_LATE_S: 600, ATTENTION_ALERT_
 describe("attention after each sync cycle", () => {
   it("stores a state for every device the mirror holds, as of the cycle's clock", async () => {
     const afterCycle = await attentionAfterCycle(store, config);
-    const h = await syncHarness(store, { seed: 12, worker: { afterCycle } });
+    const h = await syncHarness(store, up, { seed: 12, worker: { afterCycle } });
     await h.worker.runOnce();
     const states = await terminalStates(store);
     const devices = await store.query<{ device_id: string }>(
@@ -34,7 +40,7 @@ describe("attention after each sync cycle", () => {
 
   it("while the first mirror holds the quota, it also runs after backfill pages, once per interval", async () => {
     let calls = 0;
-    const h = await syncHarness(store, {
+    const h = await syncHarness(store, up, {
       seed: 12,
       readLimit: 30,
       worker: {
@@ -60,7 +66,7 @@ describe("attention after each sync cycle", () => {
   });
 
   it("a failure of the after-cycle work is logged; the cycle stands", async () => {
-    const h = await syncHarness(store, {
+    const h = await syncHarness(store, up, {
       seed: 12,
       worker: {
         afterCycle: async () => {

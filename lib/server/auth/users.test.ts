@@ -4,7 +4,7 @@ import { runMigrations } from "@/lib/db/migrate";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { testDashboard } from "@/lib/testing/test-dashboard";
 import { createTestSchema, type TestSchema, testDatabaseUrls } from "@/lib/testing/test-db";
-import { DASHBOARD_MIGRATIONS_DIR } from "../store";
+import { DASHBOARD_STORE } from "../store";
 import { hashPassword, verifyPassword } from "./passwords";
 import { SESSION_TTL_S, sessionOfSeal } from "./session";
 import { signIn, signOut, signOutEverywhere } from "./sign-in";
@@ -25,7 +25,7 @@ beforeAll(async () => {
   if (testDatabaseUrls.dashboard) {
     schema = await createTestSchema(testDatabaseUrls.dashboard);
     db = await openDb({ databaseUrl: schema.url });
-    await runMigrations(db, DASHBOARD_MIGRATIONS_DIR, 3000001);
+    await runMigrations(db, DASHBOARD_STORE);
     other = await openDb({ databaseUrl: schema.url });
   } else {
     db = await openTestDashboardStore();

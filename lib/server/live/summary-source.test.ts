@@ -1,17 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
-import { syncHarness } from "@/lib/testing/sync-harness";
+import { type SyncUpstream, syncHarness, syncUpstream } from "@/lib/testing/sync-harness";
 import { overviewReport, salesDayReport, topupsDayReport } from "./reports";
 
-/** Summary first (issue 12): which source each figure comes from, and the switch to the mirror. */
+/**
+ * Summary first (issue 12): which source each figure comes from, and the switch to the mirror;
+ * synced from the real Integration API in-process (lib/testing/sync-harness.ts).
+ */
 
 let store: Db;
+let up: SyncUpstream;
 beforeAll(async () => {
   store = await openTestDashboardStore();
+  up = await syncUpstream();
 });
 afterAll(async () => {
   await store?.close();
+  await up?.close();
 });
 
 const salesOf = (s: { sales: { count: number; total: number; total_base: number; total_tax: number } }) => ({
@@ -23,16 +29,20 @@ const salesOf = (s: { sales: { count: number; total: number; total_base: number;
 
 describe("figures while the mirror is incomplete, and after", () => {
   it("shows today's summary before any record is mirrored, then the mirror's equal figures", async () => {
-    const h = await syncHarness(store, { seed: 31 });
+    const h = await syncHarness(store, up, { seed: 31 });
     const now = () => h.clock.now();
-    const today = h.up.days[2];
+    const today = up.days[2]!;
     await h.worker.step(); // first cycle: the catalog and the summaries, no record yet
 
     const early = await overviewReport(h.db, now());
-    const summary = h.up.summary(today.id);
+    const summary = await h.view.summary(today.id);
+    const [kept] = await h.db.query<{ summary: { generated_at: string } }>(
+      "select summary from sync_day_summaries where day_id = $1",
+      [today.id],
+    );
     expect(early.day?.id).toBe(today.id);
     expect(early.figures.source).toBe("summary");
-    expect(early.figures.summary_at).toBe(summary.generated_at);
+    expect(early.figures.summary_at).toBe(kept!.summary.generated_at);
     const { average_basket: _, ...totals } = early.totals;
     expect(totals).toEqual(salesOf(summary));
     expect(early.flows).toEqual({
@@ -40,7 +50,7 @@ describe("figures while the mirror is incomplete, and after", () => {
       withdrawals: { count: summary.withdrawals.count, amount: summary.withdrawals.amount },
       bonus: { count: summary.bonuses.count, amount: summary.bonuses.amount },
     });
-    for (const d of early.by_day) expect(d.total).toBe(h.up.summary(d.day_id).sales.total);
+    for (const d of early.by_day) expect(d.total).toBe((await h.view.summary(d.day_id)).sales.total);
     expect(early.hours.every((x) => x.total === 0)).toBe(true); // records panels: nothing mirrored yet
     expect(early.hours.every((x) => x.previous_total === null)).toBe(true); // nor the day before
     expect(early.mirror.state).toBe("backfilling");
@@ -69,20 +79,20 @@ describe("figures while the mirror is incomplete, and after", () => {
     expect(late.figures).toEqual({ source: "mirror", summary_at: null });
     expect(late.mirror.state).toBe("following");
     const { average_basket: __, ...mirrored } = late.totals;
-    expect(mirrored).toEqual(salesOf(h.up.summary(today.id)));
+    expect(mirrored).toEqual(salesOf(await h.view.summary(today.id)));
     expect(late.by_day.map((d) => d.total)).toEqual(early.by_day.map((d) => d.total));
     expect(late.hours.reduce((n, x) => n + x.total, 0)).toBe(summary.sales.total);
     expect((await topupsDayReport(h.db, { dayId: today.id, now: now() })).net_inflow).not.toBeNull();
   });
 
   it("takes a day back to its summary while its mirror differs from it", async () => {
-    const h = await syncHarness(store, { seed: 32 });
+    const h = await syncHarness(store, up, { seed: 32 });
     await h.worker.runOnce();
-    const day = h.up.days[1];
+    const day = up.days[1]!;
     expect((await salesDayReport(h.db, { dayId: day.id, now: h.clock.now() })).figures.source).toBe("mirror");
     await h.db.query("update sync_day_checks set matched = false where day_id = $1", [day.id]);
     const report = await salesDayReport(h.db, { dayId: day.id, now: h.clock.now() });
     expect(report.figures.source).toBe("summary");
-    expect(report.totals).toEqual(salesOf(h.up.summary(day.id)));
+    expect(report.totals).toEqual(salesOf(await h.view.summary(day.id)));
   });
 });

@@ -3,26 +3,36 @@ import type { Db } from "@/lib/db/db";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import {
   expectMirrorEqualsUpstream,
+  HARNESS_PAGE_SIZE,
   type HarnessOptions,
   ids,
+  type SyncUpstream,
   syncHarness,
+  syncUpstream,
 } from "@/lib/testing/sync-harness";
 import { backfillRows } from "../store/backfill";
 import { tailTables } from "../store/mirror";
 import { tailStartOf } from "./backfill";
 import { SyncWorker } from "./worker";
 
-/** Today first: the day-by-day first mirror, the tail that follows it, quota and restarts (issue 12). */
+/**
+ * Today first: the day-by-day first mirror, the tail that follows it, quota and restarts (issue 12),
+ * against the real Integration API in-process (lib/testing/sync-harness.ts). Its demo event has
+ * four days: two past, today (the clock starts in it) and one to come.
+ */
 
 let store: Db;
+let up: SyncUpstream;
 beforeAll(async () => {
   store = await openTestDashboardStore();
+  up = await syncUpstream();
 });
 afterAll(async () => {
   await store?.close();
+  await up?.close();
 });
 
-const setup = (options: HarnessOptions = {}) => syncHarness(store, options);
+const setup = (options: HarnessOptions = {}) => syncHarness(store, up, options);
 type Harness = Awaited<ReturnType<typeof setup>>;
 
 const pending = async (db: Db) => (await backfillRows(db)).filter((r) => !r.done);
@@ -43,7 +53,7 @@ async function stepUntil(h: Harness, until: () => Promise<boolean>, max = 5000) 
 /** The day filter of each list request to `path`, in order, without repeats in a row. */
 function dayOrder(h: Harness, path: string) {
   const order: string[] = [];
-  for (const r of h.traffic.requests) {
+  for (const r of h.faults.requests) {
     const day = r.query.get("day_id");
     if (r.path === path && day && order.at(-1) !== day) order.push(day);
   }
@@ -53,37 +63,38 @@ function dayOrder(h: Harness, path: string) {
 describe("the first mirror, today first", () => {
   it("walks the current day first, then the days before it newest first, a record twice only where a day's walk meets the tail", async () => {
     const h = await setup({ seed: 21 });
-    const [d1, d2, d3] = h.up.days; // the fake clock stands in day 3
+    const [d1, d2, d3, d4] = up.days; // the clock stands in day 3; day 4 is to come
     const report = await h.worker.runOnce();
-    await expectMirrorEqualsUpstream(h.db, h.up);
+    await expectMirrorEqualsUpstream(h);
     const rows = await backfillRows(h.db);
     for (const [path, resource] of [
       ["/transactions", "sales"],
       ["/topups", "topups"],
       ["/checkins", "scans"],
     ] as const) {
-      expect(dayOrder(h, path), path).toEqual([d3.id, d2.id, d1.id]);
+      expect(dayOrder(h, path), path).toEqual([d3!.id, d2!.id, d1!.id, d4!.id]);
       // The cycle's report counts the walk's pages and the tail's together.
       const mirrored = (await ids(h.db, tailTables[resource])).length;
-      const listed = h.traffic.requests.filter((r) => r.path === path).length;
+      const listed = h.faults.requests.filter((r) => r.path === path).length;
       expect(report.resources[resource]?.requests, path).toBe(listed);
       expect(report.resources[resource]?.records, path).toBeGreaterThanOrEqual(mirrored);
       expect(report.resources[resource]?.records, path).toBeLessThanOrEqual(
-        mirrored + h.traffic.repeated(path).length,
+        mirrored + h.faults.repeated(path).length,
       );
       // A record listed twice can only be one above the tail's start that an older day's last page
       // also held (that page is where the day's walk stops): never one the walks had between them.
       const start = tailStartOf(rows, resource) as string;
-      for (const id of h.traffic.repeated(path)) expect(id > start, `${path} ${id}`).toBe(true);
-      expect(h.traffic.repeated(path).length, path).toBeLessThanOrEqual(2 * 20); // 2 older days, pages of ≤ 20
+      for (const id of h.faults.repeated(path)) expect(id > start, `${path} ${id}`).toBe(true);
+      // 2 older days with records, a page each
+      expect(h.faults.repeated(path).length, path).toBeLessThanOrEqual(2 * HARNESS_PAGE_SIZE);
     }
     // The summaries come before any record, today's first; tickets only once today is walked.
-    const first = (p: (r: (typeof h.traffic.requests)[number]) => boolean) => h.traffic.requests.findIndex(p);
+    const first = (p: (r: (typeof h.faults.requests)[number]) => boolean) => h.faults.requests.findIndex(p);
     const firstSummary = first((r) => r.path === "/reports/sales-summary");
-    expect(h.traffic.requests[firstSummary].query.get("day_id")).toBe(d3.id);
+    expect(h.faults.requests[firstSummary]!.query.get("day_id")).toBe(d3!.id);
     expect(firstSummary).toBeLessThan(first((r) => r.path === "/transactions"));
-    const lastToday = h.traffic.requests.findLastIndex(
-      (r) => r.query.get("day_id") === d3.id && r.path === "/checkins",
+    const lastToday = h.faults.requests.findLastIndex(
+      (r) => r.query.get("day_id") === d3!.id && r.path === "/checkins",
     );
     expect(first((r) => r.path === "/tickets")).toBeGreaterThan(lastToday);
     expect(await pending(h.db)).toEqual([]);
@@ -94,39 +105,40 @@ describe("the first mirror, today first", () => {
     await h.worker.step(); // the first cycle: catalog and summaries only
     const [row] = await h.db.query<{ day_id: string; summary: { sales: { count: number } } }>(
       "select day_id, summary from sync_day_summaries where day_id = $1",
-      [h.up.days[2].id],
+      [up.days[2]!.id],
     );
-    expect(row.summary.sales.count).toBe(h.up.summary(h.up.days[2].id).sales.count);
+    expect(row!.summary.sales.count).toBe((await h.view.summary(up.days[2]!.id)).sales.count);
     expect(await ids(h.db, "m_sales")).toEqual([]);
-    expect((await pending(h.db)).length).toBe(9);
+    expect((await pending(h.db)).length).toBe(3 * up.days.length);
   });
 
   it("follows the tail while older days are still being walked", async () => {
     const h = await setup({ seed: 23 });
-    const [, d2, d3] = h.up.days;
-    await stepUntil(h, () => dayWalked(h.db, d3.id));
-    expect(await dayWalked(h.db, d2.id)).toBe(false);
-    const sale = h.up.addSale(); // a sale reaching the upstream now
-    await stepUntil(h, async () => (await ids(h.db, "m_sales")).includes(sale.id), 200);
+    const [, d2, d3] = up.days;
+    await stepUntil(h, () => dayWalked(h.db, d3!.id));
+    expect(await dayWalked(h.db, d2!.id)).toBe(false);
+    const sale = await up.addSale(); // a sale reaching the upstream now
+    await stepUntil(h, async () => (await ids(h.db, "m_sales")).includes(sale), 200);
     expect((await pending(h.db)).length).toBeGreaterThan(0); // the backfill was not over
     await stepUntil(h, async () => (await pending(h.db)).length === 0);
     await h.worker.runOnce();
-    await expectMirrorEqualsUpstream(h.db, h.up);
-    expect(h.up.stats.rateLimited).toBe(0);
+    await expectMirrorEqualsUpstream(h);
+    expect(h.faults.stats.rateLimited).toBe(0);
   });
 
   it("spreads the tail polls over every window of the walk of older days", async () => {
-    const h = await setup({ seed: 30, readLimit: 60 });
-    await stepUntil(h, () => dayWalked(h.db, h.up.days[2].id));
+    // Pages of 10: the older days' walk lasts several windows, as at a larger event.
+    const h = await setup({ seed: 30, readLimit: 60, worker: { pageSize: 10 } });
+    await stepUntil(h, () => dayWalked(h.db, up.days[2]!.id));
     h.clock.advance(61_000); // today's walk spent its window: measure from the next one
     const from = h.clock.ms;
     let nextSaleAt = from;
     await stepUntil(h, async () => {
-      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 1000) h.up.addSale();
+      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 1000) await up.addSale();
       return (await pending(h.db)).length === 0;
     });
     const to = h.clock.ms;
-    const polls = h.traffic.requests
+    const polls = h.faults.requests
       .filter((r) => r.path === "/transactions" && !r.query.has("day_id") && r.at >= from)
       .map((r) => r.at);
     const gaps = [...polls, to].map((at, i) => at - (i === 0 ? from : (polls[i - 1] as number)));
@@ -134,7 +146,7 @@ describe("the first mirror, today first", () => {
     // 10 % of 60 reads a minute: a poll about every 17 s, at worst two intervals when a cycle took
     // more than it was expected to; not a burst of polls and then most of a window without one.
     expect(Math.max(...gaps)).toBeLessThanOrEqual(35_000);
-    expect(h.up.stats.rateLimited).toBe(0);
+    expect(h.faults.stats.rateLimited).toBe(0);
   });
 
   it("a quota that runs short mid-backfill (staff lookups on the same key) pauses it, never a 429", async () => {
@@ -142,14 +154,14 @@ describe("the first mirror, today first", () => {
     await stepUntil(h, async () => (await backfillRows(h.db)).some((r) => r.done));
     // Someone else spends most of the window on the same key.
     for (let i = 0; i < 8; i++) await h.client.tickets({ limit: 1 }).catch(() => undefined);
-    const before = h.traffic.requests.length;
+    const before = h.faults.requests.length;
     await stepUntil(h, async () => (await pending(h.db)).length === 0);
-    expect(h.traffic.requests.length).toBeGreaterThan(before);
+    expect(h.faults.requests.length).toBeGreaterThan(before);
     await h.worker.runOnce();
-    await expectMirrorEqualsUpstream(h.db, h.up);
-    expect(h.up.stats.rateLimited).toBe(0);
+    await expectMirrorEqualsUpstream(h);
+    expect(h.faults.stats.rateLimited).toBe(0);
     // The worker kept the reserve of every window (40 % of 20): at most 12 of its own per window.
-    expect(Math.max(...h.up.windows().map((w) => w.counted))).toBeLessThanOrEqual(20);
+    expect(Math.max(...h.faults.windows())).toBeLessThanOrEqual(20);
   });
 
   it("resumes after a restart mid-backfill: nothing fetched twice, nothing missed", async () => {
@@ -166,28 +178,36 @@ describe("the first mirror, today first", () => {
       now: h.clock.now,
       sleep: h.clock.sleep,
       overlapMs: 5 * 60_000,
+      pageSize: HARNESS_PAGE_SIZE,
     });
     await restarted.runOnce();
-    await expectMirrorEqualsUpstream(h.db, h.up);
+    await expectMirrorEqualsUpstream(h);
     // Each walk resumed from its cursor: no page of the walks before the restart was fetched again.
     for (const path of ["/transactions", "/topups", "/checkins"]) {
-      const days = h.traffic.requests.filter((r) => r.path === path && r.query.get("day_id"));
+      const days = h.faults.requests.filter((r) => r.path === path && r.query.get("day_id"));
       const pages = days.map((r) => `${r.query.get("day_id")} ${r.query.get("starting_after")}`);
       expect(new Set(pages).size, path).toBe(pages.length);
     }
     if (walked)
-      expect(h.traffic.requests.some((r) => r.query.get("starting_after") === walked.cursor)).toBe(true);
+      expect(h.faults.requests.some((r) => r.query.get("starting_after") === walked.cursor)).toBe(true);
   });
 
   it("re-walks the days that differ from their summary today first, each once", async () => {
     const h = await setup({ seed: 27 });
-    const [d1, , d3] = h.up.days;
+    const [d1, , d3] = up.days;
     await h.worker.runOnce();
-    h.up.summaryBias.set(d1.id, 1);
-    h.up.summaryBias.set(d3.id, 1);
+    // An upstream whose summary of days 1 and 3 counts one sale more than its lists hold.
+    h.faults.rewrite(
+      (path, query) =>
+        path === "/reports/sales-summary" && [d1!.id, d3!.id].includes(query.get("day_id") ?? ""),
+      (body) => ({
+        ...body,
+        sales: { ...(body.sales as object), count: (body.sales as { count: number }).count + 1 },
+      }),
+    );
     h.clock.advance(30_000);
     const report = await h.worker.runOnce();
-    expect(report.rewalkedDays).toEqual([d3.id, d1.id]);
+    expect(report.rewalkedDays).toEqual([d3!.id, d1!.id]);
   });
 
   it("a cycle the window has no room for waits for the next window; the tail polls go on", async () => {
@@ -199,14 +219,14 @@ describe("the first mirror, today first", () => {
     while ((h.client.rateLimit("read")?.remaining ?? 0) > 18) await h.client.tickets({ limit: 1 });
     h.clock.advance(30_000); // the next cycle is due, and a sale arrives
     const logged = h.logs.length;
-    const sale = h.up.addSale();
+    const sale = await up.addSale();
     const kinds: string[] = [];
-    for (let i = 0; i < 3 && !(await ids(h.db, "m_sales")).includes(sale.id); i++)
+    for (let i = 0; i < 3 && !(await ids(h.db, "m_sales")).includes(sale); i++)
       kinds.push(await h.worker.step());
-    expect((await ids(h.db, "m_sales")).includes(sale.id)).toBe(true);
+    expect((await ids(h.db, "m_sales")).includes(sale)).toBe(true);
     expect(kinds).not.toContain("cycle");
     expect(h.logs.slice(logged).filter((l) => l.includes("pausing"))).toEqual([]);
-    expect(h.up.stats.rateLimited).toBe(0);
+    expect(h.faults.stats.rateLimited).toBe(0);
   });
 
   it("cycles closer than the quota allows leave the tail polls their share of every window", async () => {
@@ -219,15 +239,15 @@ describe("the first mirror, today first", () => {
     const logged = h.logs.length;
     let nextSaleAt = from;
     while (h.clock.ms - from < 4 * 60_000) {
-      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 1000) h.up.addSale();
+      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 1000) await up.addSale();
       await h.worker.step();
     }
-    const polls = h.traffic.requests
+    const polls = h.faults.requests
       .filter((r) => r.path === "/transactions" && !r.query.has("day_id") && r.at >= from)
       .map((r) => r.at);
     const gaps = polls.slice(1).map((at, i) => at - (polls[i] as number));
     expect(Math.max(...gaps)).toBeLessThanOrEqual(6_000);
-    expect(h.up.stats.rateLimited).toBe(0);
+    expect(h.faults.stats.rateLimited).toBe(0);
     expect(h.logs.slice(logged).filter((l) => l.includes("pausing"))).toEqual([]);
   });
 

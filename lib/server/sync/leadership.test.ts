@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDb } from "@/lib/db/db";
 import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
+import { defaultSleep } from "../upstream/client";
 import { acquireSyncLeadership, runSyncWhenLeader } from "./leadership";
 
 /**
@@ -11,7 +12,8 @@ import { acquireSyncLeadership, runSyncWhenLeader } from "./leadership";
 
 const url = testDatabaseUrls.dashboard;
 const quiet = { info() {}, warn() {}, error() {} };
-const until = async (check: () => boolean, ms = 5000) => {
+/** Waits for `check` (a generous limit: the machine may be busy), then expects it. */
+const until = async (check: () => boolean, ms = 60_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
@@ -85,9 +87,23 @@ describe.skipIf(!url)("sync leadership on PostgreSQL", () => {
     });
     const a = runSyncWhenLeader({ db, databaseUrl: url, worker: worker("a"), log: quiet, retryMs: 20 });
     await until(() => a.isLeader());
-    const b = runSyncWhenLeader({ db, databaseUrl: url, worker: worker("b"), log: quiet, retryMs: 20 });
-    await new Promise((r) => setTimeout(r, 150));
+    // b's attempts, counted by its sleep between them: after two refused ones, it still waits.
+    let attempts = 0;
+    const said: string[] = [];
+    const b = runSyncWhenLeader({
+      db,
+      databaseUrl: url,
+      worker: worker("b"),
+      log: { ...quiet, info: (m: string) => void said.push(m) },
+      retryMs: 20,
+      sleep: async (ms, signal) => {
+        attempts++;
+        await defaultSleep(ms, signal);
+      },
+    });
+    await until(() => attempts >= 2);
     expect(b.isLeader()).toBe(false);
+    expect(said).toEqual(["[sync] another instance runs the sync worker; this one takes over if it stops"]);
     await a.stop();
     await until(() => b.isLeader());
     await b.stop();

@@ -49,6 +49,7 @@ export function runSyncWhenLeader(options: {
   const sleep = options.sleep ?? defaultSleep;
   const retryMs = options.retryMs ?? 30_000;
   let leader = false;
+  let waitingSaid = false;
   let current: SyncLeadership | null = null;
   const stopped = new Promise<void>((resolve) =>
     controller.signal.addEventListener("abort", () => resolve(), { once: true }),
@@ -64,6 +65,7 @@ export function runSyncWhenLeader(options: {
       }
       if (current?.leader && !controller.signal.aborted) {
         leader = true;
+        waitingSaid = false;
         options.log.info("[sync] this instance runs the sync worker");
         options.worker.start();
         await Promise.race([current.lost, stopped]);
@@ -73,6 +75,10 @@ export function runSyncWhenLeader(options: {
         if (!controller.signal.aborted) options.log.warn("[sync] sync leadership lost; retrying");
       } else {
         await current?.release();
+        if (current && !waitingSaid && !controller.signal.aborted) {
+          waitingSaid = true;
+          options.log.info("[sync] another instance runs the sync worker; this one takes over if it stops");
+        }
       }
       await sleep(retryMs, controller.signal).catch(() => undefined);
     }

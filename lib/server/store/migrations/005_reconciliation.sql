@@ -2,7 +2,8 @@
 -- snapshot of the night's figures, and requests to re-walk one day at the sync worker's next cycle.
 --
 -- A sign-off is history: it is only ever inserted. There is no UPDATE path in the code, and the
--- store refuses any UPDATE or DELETE (and TRUNCATE) of a sign-off with a trigger.
+-- store refuses any UPDATE or DELETE (and TRUNCATE) of a sign-off with a trigger
+-- (lib/server/store/functions/*-recon-signoffs-immutable.sql).
 
 create table recon_signoffs (
   id bigserial primary key,
@@ -17,16 +18,6 @@ create table recon_signoffs (
   snapshot jsonb not null
 );
 create index recon_signoffs_day on recon_signoffs (day_id, id desc);
-
-create function recon_signoffs_immutable() returns trigger language plpgsql as $$
-begin
-  raise exception 'sign-offs are immutable (% refused)', TG_OP using errcode = 'P0001';
-end $$;
-
-create trigger recon_signoffs_no_update before update or delete on recon_signoffs
-  for each row execute function recon_signoffs_immutable();
-create trigger recon_signoffs_no_truncate before truncate on recon_signoffs
-  for each statement execute function recon_signoffs_immutable();
 
 -- "Re-sync this night": the worker re-walks the day's sales and top-ups on its next cycle and
 -- marks the request handled.

@@ -1,6 +1,7 @@
 -- Is tonight complete? (issue 13) A night stays provisional while a terminal active that night has
 -- not reached the server since well before the night's last activity (it may still hold records),
--- until it syncs or a supervisor waives it. Waivers are history: only ever inserted.
+-- until it syncs or a supervisor waives it. Waivers are history: only ever inserted (a trigger,
+-- lib/server/store/functions/*-recon-waivers-immutable.sql, refuses any other write).
 
 -- A terminal whose last arrival is this long before the night's last activity is not synced up
 -- (ATTENTION_QUIET_S: the same minimum silence that makes a terminal quiet).
@@ -16,13 +17,3 @@ create table recon_waivers (
   reason text not null
 );
 create index recon_waivers_day on recon_waivers (day_id, device_id, id desc);
-
-create function recon_waivers_immutable() returns trigger language plpgsql as $$
-begin
-  raise exception 'waivers are immutable (% refused)', TG_OP using errcode = 'P0001';
-end $$;
-
-create trigger recon_waivers_no_update before update or delete on recon_waivers
-  for each row execute function recon_waivers_immutable();
-create trigger recon_waivers_no_truncate before truncate on recon_waivers
-  for each statement execute function recon_waivers_immutable();

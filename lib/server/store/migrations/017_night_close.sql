@@ -14,12 +14,12 @@ alter table recon_signoffs add column supersedes bigint;
 alter table recon_signoffs add column needs_approval boolean not null default false;
 
 -- The chain of the sign-offs made before this migration (each superseded the previous one of its
--- night). The immutability trigger is lifted for this one derived link only: what was signed,
--- counted and snapshotted does not change.
-alter table recon_signoffs disable trigger recon_signoffs_no_update;
+-- night). The immutability triggers (function files, applied after the migrations) are dropped
+-- for this one derived link, and re-created by their file right after: what was signed, counted
+-- and snapshotted does not change. A fresh store has neither rows nor triggers yet.
+drop trigger if exists recon_signoffs_no_update on recon_signoffs;
 update recon_signoffs s set supersedes =
   (select max(p.id) from recon_signoffs p where p.day_id = s.day_id and p.id < s.id);
-alter table recon_signoffs enable trigger recon_signoffs_no_update;
 
 create unique index recon_signoffs_day_id on recon_signoffs (day_id, id);
 -- A sign-off supersedes one of its own night.
@@ -39,17 +39,6 @@ create table recon_approvals (
   comment text not null default ''
 );
 
--- History of closing a night is only ever inserted: one function refuses any change, naming the table.
-create function night_close_history_immutable() returns trigger language plpgsql as $$
-begin
-  raise exception '% rows are immutable (% refused)', TG_TABLE_NAME, TG_OP using errcode = 'P0001';
-end $$;
-
-create trigger recon_approvals_no_update before update or delete on recon_approvals
-  for each row execute function night_close_history_immutable();
-create trigger recon_approvals_no_truncate before truncate on recon_approvals
-  for each statement execute function night_close_history_immutable();
-
 -- The opening float of a cash desk for a night, in minor units: every entry is kept (audited),
 -- the latest one counts.
 create table recon_floats (
@@ -62,11 +51,6 @@ create table recon_floats (
   username text not null
 );
 create index recon_floats_day on recon_floats (day_id, device_id, id desc);
-
-create trigger recon_floats_no_update before update or delete on recon_floats
-  for each row execute function night_close_history_immutable();
-create trigger recon_floats_no_truncate before truncate on recon_floats
-  for each statement execute function night_close_history_immutable();
 
 -- Counts saved as a draft (a running night can be counted): one line per desk and method, the
 -- latest save wins; a sign-off carries its own lines.
@@ -96,9 +80,8 @@ create table recon_waivers_superseded (
 insert into recon_waivers_superseded (id, day_id, device_id, waived_at, user_id, username, reason)
   select w.id, w.day_id, w.device_id, w.waived_at, w.user_id, w.username, w.reason from recon_waivers w
   where exists (select 1 from recon_waivers f where f.day_id = w.day_id and f.device_id = w.device_id and f.id < w.id);
-alter table recon_waivers disable trigger recon_waivers_no_update;
+drop trigger if exists recon_waivers_no_update on recon_waivers;
 delete from recon_waivers w where exists (select 1 from recon_waivers_superseded s where s.id = w.id);
-alter table recon_waivers enable trigger recon_waivers_no_update;
 create unique index recon_waivers_once on recon_waivers (day_id, device_id);
 
 -- One acknowledgement per alert: the first stands (the alert's own columns repeat it for the
