@@ -1,11 +1,11 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { runMigrations } from "@/lib/db/migrate";
 import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
-import { DASHBOARD_MIGRATIONS_DIR } from ".";
+import { DASHBOARD_STORE } from ".";
 
 /**
  * Migration 017 on a store that already holds history: sign-offs signed again (chained to the one
@@ -14,14 +14,22 @@ import { DASHBOARD_MIGRATIONS_DIR } from ".";
  */
 
 let db: Db;
-let before: string;
+let before: { migrations: string; functions: string };
 
 beforeAll(async () => {
   db = await openTestDb(testDatabaseUrls.dashboard);
-  before = mkdtempSync(join(tmpdir(), "migrations-016-"));
-  for (const f of readdirSync(DASHBOARD_MIGRATIONS_DIR).filter((f) => f.endsWith(".sql") && f < "017"))
-    copyFileSync(join(DASHBOARD_MIGRATIONS_DIR, f), join(before, f));
-  await runMigrations(db, before, 3000001);
+  // The store as it was before 017: its migrations, and the function files of its tables (the
+  // night-close history's guard, file 30, came with 017).
+  const root = mkdtempSync(join(tmpdir(), "migrations-016-"));
+  before = { migrations: join(root, "migrations"), functions: join(root, "functions") };
+  const keep = (dir: string, to: string, upTo: string) => {
+    mkdirSync(to);
+    for (const f of readdirSync(dir).filter((f) => f.endsWith(".sql") && f < upTo))
+      copyFileSync(join(dir, f), join(to, f));
+  };
+  keep(DASHBOARD_STORE.migrations, before.migrations, "017");
+  keep(DASHBOARD_STORE.functions!, before.functions, "30");
+  await runMigrations(db, { ...DASHBOARD_STORE, ...before });
   for (const [day, comment] of [
     ["day_1", "first"],
     ["day_2", "other night"],
@@ -41,11 +49,11 @@ beforeAll(async () => {
     `insert into alerts (kind, subject, severity, state, first_seen, last_seen, figures, link, acknowledged_by, acknowledged_at, ack_comment)
      values ('terminal_quiet', 'bar-3', 'warning', 'open', now(), now(), '{}', '/t', 'ana', now(), 'on it')`,
   );
-  await runMigrations(db, DASHBOARD_MIGRATIONS_DIR, 3000001);
+  await runMigrations(db, DASHBOARD_STORE);
 });
 afterAll(async () => {
   await db?.close();
-  rmSync(before, { recursive: true, force: true });
+  if (before) rmSync(join(before.migrations, ".."), { recursive: true, force: true });
 });
 
 describe("migration 017 on existing history", () => {
