@@ -25,9 +25,10 @@ export function WristbandView({ code }: { code: string }) {
   const query = useWristband(code);
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
-  const { wristband: w, currency, timeZone, days, topups } = query.data;
+  const { wristband: w, currency, timeZone, gate, topups } = query.data;
+  const days = gate.days;
   const money = (c: number) => formatMoney(c, currency, locale);
-  const dayName = (id: string) => days.find((d) => d.id === id)?.name ?? id;
+  const dayName = (id: string) => days.find((d: { id: string }) => d.id === id)?.name ?? id;
   return (
     <div className="space-y-4">
       <Panel title={t("title", { nfc: w.nfc })}>

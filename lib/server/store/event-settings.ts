@@ -21,3 +21,18 @@ export async function eventFormat(db: Queryable): Promise<{ currency: string; ti
 export function eventDays(db: Queryable): Promise<LiveDay[]> {
   return db.query<LiveDay>("select id, name, date, starts_at, ends_at from m_days order by starts_at");
 }
+
+/** The event's zones, by name (a gate chooses the one it stands at). */
+export function eventZones(db: Queryable): Promise<{ id: string; name: string }[]> {
+  return db.query<{ id: string; name: string }>("select id, name from m_zones order by name, id");
+}
+
+/** The zones a ticket type opens (its mirrored `zones`); null when the type is not mirrored. */
+export async function ticketTypeZoneIds(db: Queryable, ticketTypeId: string): Promise<string[] | null> {
+  const [row] = await db.query<{ zone_ids: string[] | null }>(
+    `select coalesce((select array_agg(z->>'id') from jsonb_array_elements(data->'zones') z), '{}') as zone_ids
+     from m_ticket_types where id = $1`,
+    [ticketTypeId],
+  );
+  return row ? (row.zone_ids ?? []) : null;
+}

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   nothing_found: 404,
   import_not_found: 404,
   night_not_ended: 409,
+  ticket_not_valid_today: 409,
   night_incomplete: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
