@@ -12,6 +12,7 @@ import {
   NightCompleteness,
   type NightReport,
 } from "@/lib/shared/api/reconciliation";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 
 type At = (iso: string) => string;
 
@@ -50,7 +51,10 @@ export function CompletenessPanel({
         }
       >
         {c.provisional
-          ? t("provisional", { count: waiting.length, terminals: waiting.map((x) => x.device_id).join(", ") })
+          ? t("provisional", {
+              count: waiting.length,
+              terminals: escapeBidi(waiting.map((x) => x.device_id).join(", ")),
+            })
           : mirroring
             ? t("mirroring")
             : t("complete")}
@@ -70,8 +74,8 @@ export function CompletenessPanel({
             <div key="state" data-testid={`night-terminal-${x.device_id}`}>
               {x.waiver
                 ? t("waived", {
-                    who: x.waiver.username,
-                    reason: x.waiver.reason,
+                    who: escapeBidi(x.waiver.username),
+                    reason: escapeBidi(x.waiver.reason),
                     time: at(x.waiver.waived_at),
                   })
                 : x.pending

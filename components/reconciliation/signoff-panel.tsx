@@ -13,6 +13,7 @@ import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox } from "@/components/ui/states";
 import { postJson } from "@/lib/shared/api/client";
 import { type NightReport, Signoff, type SignoffRequest } from "@/lib/shared/api/reconciliation";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { parseAmount } from "@/lib/shared/format/money";
 
 /** The money each desk should hold per method, what was counted, and the sign-off itself. */
@@ -90,8 +91,8 @@ export function SignoffPanel({
                 <input
                   key="c"
                   aria-label={t("countedAt", {
-                    method: l.e.payment_method,
-                    desk: l.e.device_id || t("unknown"),
+                    method: valueText(l.e.payment_method),
+                    desk: l.e.device_id ? escapeBidi(l.e.device_id) : t("unknown"),
                   })}
                   aria-invalid={l.invalid}
                   inputMode="decimal"

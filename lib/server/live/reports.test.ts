@@ -129,6 +129,9 @@ describe("live reports", () => {
     expect(overview.by_day.reduce((n, d) => n + d.count, 0)).toBeGreaterThan(0);
     const scans = await scansDayReport(db, { dayId: null });
     expect(scans.day?.id).toBe(overview.day?.id);
+    // No words of the server's own: scans without a zone (check-ins) have no name, the screen names them.
+    expect(scans.by_zone.some((z) => z.zone_id === "" && z.name === null)).toBe(true);
+    expect(JSON.stringify(scans)).not.toContain("No zone");
     await expect(salesDayReport(db, { dayId: "day_nope" })).rejects.toMatchObject({ status: 400 });
   });
 });
