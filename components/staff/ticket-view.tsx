@@ -84,8 +84,8 @@ function TicketScreen({
   const active = ticket.status === "active";
   return (
     <div className="space-y-4">
-      <GateZonePicker zones={view.gate.zones} zone={gate.gateZone} onChange={gate.chooseZone} />
       <VerdictPanel verdict={verdict} timeZone={timeZone} />
+      <GateZonePicker zones={view.gate.zones} zone={gate.gateZone} onChange={gate.chooseZone} />
       <Panel title={t("title", { code: escapeBidi(ticket.code) })}>
         <Fields>
           <Field label={t("status")}>

@@ -41,8 +41,8 @@ function WristbandScreen({ view }: { view: WristbandAnswer }) {
   const dayName = (id: string) => view.gate.days.find((d) => d.id === id)?.name ?? id;
   return (
     <div className="space-y-4">
-      <GateZonePicker zones={view.gate.zones} zone={gate.gateZone} onChange={gate.chooseZone} />
       <VerdictPanel verdict={verdict} timeZone={timeZone} />
+      <GateZonePicker zones={view.gate.zones} zone={gate.gateZone} onChange={gate.chooseZone} />
       <Panel title={t("title", { nfc: escapeBidi(w.nfc) })}>
         <Fields>
           <Field label={t("status")}>

@@ -34,7 +34,7 @@ export function numeric(label: string): Column {
  * text keeps its width (the table scrolls in its box); in a card it wraps anywhere.
  */
 function shown(cell: ReactNode, wrap: "anywhere" | "none"): ReactNode {
-  return typeof cell === "string" ? <SafeText text={cell} wrap={wrap} /> : cell;
+  return typeof cell === "string" ? <SafeText text={cell} wrap={wrap} words /> : cell;
 }
 
 /** Tables of more columns than this become cards on a phone (fewer fit its width as they are). */

@@ -16,14 +16,19 @@ import { joinClasses } from "./class-names";
  * - `wrap` (default `anywhere`): a long unbroken name or id wraps wherever it must, so nothing
  *   scrolls sideways on a phone; `truncate` keeps one line with an ellipsis and the whole text in
  *   its `title`; `none` leaves wrapping to the surroundings (table cells that scroll in their box).
+ * - Marked `translate="no"`: data is not words of the console (nor for a browser's translator; the
+ *   test that walks every screen in Spanish skips it). `words`: the text may be the console's own
+ *   words too (a table's text cells), so it is not marked.
  */
 export function SafeText({
   text,
   wrap = "anywhere",
+  words = false,
   className,
 }: {
   text: string | null | undefined;
   wrap?: "anywhere" | "truncate" | "none";
+  words?: boolean;
   className?: string;
 }) {
   const t = useTranslations("safeText");
@@ -34,6 +39,7 @@ export function SafeText({
   return (
     <bdi
       title={title}
+      translate={words ? undefined : "no"}
       className={joinClasses(
         wrap === "anywhere" && "[overflow-wrap:anywhere]",
         wrap === "truncate" && "inline-block max-w-full truncate align-bottom",

@@ -78,6 +78,8 @@ describe("looksLikeCode", () => {
     expect(looksLikeCode("TK-Y6US2DVU")).toBe(true);
     expect(looksLikeCode("tk y6us 2dvu")).toBe(true);
     expect(looksLikeCode("04:a1:b2:c3:d4:e5:f6\r\n")).toBe(true);
+    // A ticket code of the known form, even one without a digit, typed with a space for its dash.
+    expect(looksLikeCode("tk abcdefgh")).toBe(true);
   });
 
   it("a name is not a code", () => {

@@ -46,11 +46,12 @@ export function sameCode(a: string, b: string): boolean {
 }
 
 /**
- * Whether typed text reads as a code rather than a name: after normalising, one word of code
- * characters with a digit in it. A name is letters and spaces; a code has digits ("TK-Y6US2DVU",
- * "04A1B2…"), even when typed with spaces ("TK Y6US 2DVU").
+ * Whether typed text reads as a code rather than a name: after normalising, a ticket code of the
+ * known form, or one word of code characters with a digit in it. A name is letters and spaces; a
+ * code has digits ("TK-Y6US2DVU", "04A1B2…"), even when typed with spaces ("TK Y6US 2DVU").
  */
 export function looksLikeCode(raw: string): boolean {
   const code = normalizeCode(raw);
+  if (/^TK-[A-Z0-9]{8}$/.test(code)) return true;
   return code.length >= 3 && code.length <= 64 && /\d/.test(code) && /^[\p{L}\p{N}_.:-]+$/u.test(code);
 }
