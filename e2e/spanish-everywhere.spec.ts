@@ -99,7 +99,7 @@ test("the sign-in page, with a refused sign-in", async ({ page }) => {
   await page.getByLabel(t("login.username")).fill(`nadie-${Date.now()}`);
   await page.getByLabel(t("login.password")).fill("no es la contraseña");
   await page.getByRole("button", { name: t("login.signIn") }).click();
-  await expect(page.getByRole("alert")).toHaveText(t("errors.invalid_credentials"));
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(t("errors.invalid_credentials"));
   await expectSpanish(page, "/login with an error");
 });
 

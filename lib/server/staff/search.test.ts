@@ -61,38 +61,22 @@ beforeAll(async () => {
     }),
   });
   expect(created.status).toBe(201);
+  // TK-SEARCH-1…5: the sample ticket again under these names.
+  const names = [
+    "Inés Álvarez Dubois",
+    "Álvaro Núñez",
+    "Siobhán O'Brien",
+    "Ewan MacDonald",
+    "Lena Van der Berg",
+  ];
   await upsertTickets(db, [
     ...tickets,
-    {
+    ...names.map((name, i) => ({
       ...sample,
-      id: "tck_search_1",
-      code: "TK-SEARCH-1",
-      attendee: { ...sample.attendee, name: "Inés Álvarez Dubois" },
-    },
-    {
-      ...sample,
-      id: "tck_search_2",
-      code: "TK-SEARCH-2",
-      attendee: { ...sample.attendee, name: "Álvaro Núñez" },
-    },
-    {
-      ...sample,
-      id: "tck_search_3",
-      code: "TK-SEARCH-3",
-      attendee: { ...sample.attendee, name: "Siobhán O'Brien" },
-    },
-    {
-      ...sample,
-      id: "tck_search_4",
-      code: "TK-SEARCH-4",
-      attendee: { ...sample.attendee, name: "Ewan MacDonald" },
-    },
-    {
-      ...sample,
-      id: "tck_search_5",
-      code: "TK-SEARCH-5",
-      attendee: { ...sample.attendee, name: "Lena Van der Berg" },
-    },
+      id: `tck_search_${i + 1}`,
+      code: `TK-SEARCH-${i + 1}`,
+      attendee: { ...sample.attendee, name },
+    })),
   ]);
   // The first walk of the tickets is done: a name nobody has is "nothing found".
   await saveResourceOutcome(db, {
