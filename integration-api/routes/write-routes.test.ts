@@ -1266,6 +1266,17 @@ describe("codes whatever their case (api-v1-decisions, 2026-11-25)", () => {
     expectError(taken, 409, "conflict_error", "wristband_already_linked", "wristband.nfc");
   });
 
+  it("a check-in's UHF in another case that belongs to another wristband is refused", async () => {
+    const other = await freshWristband();
+    const ticket = await createTicket();
+    await expectNothingWritten(async () => {
+      const res = await checkIn(ticket.code, {
+        wristband: { nfc: uniqueCode("NFCUHF"), uhf: other.uhf.toLowerCase() },
+      });
+      expectError(res, 409, "conflict_error", "wristband_already_linked", "wristband.uhf");
+    });
+  });
+
   it("a check-in links an anonymous wristband typed in another case, not a new one", async () => {
     const anonymous = await anonymousWristband();
     const ticket = await createTicket();
