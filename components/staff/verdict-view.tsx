@@ -73,7 +73,7 @@ export function GateZonePicker({
       <select
         value={zone?.id ?? ""}
         onChange={(e) => onChange(e.target.value || null)}
-        className={joinClasses(inputClass, "max-w-full")}
+        className={joinClasses(inputClass, "max-w-full md:w-80")}
         aria-describedby="gate-zone-hint"
       >
         <option value="">{t("anyZone")}</option>

@@ -6,9 +6,10 @@
  * "Jean-Luc" → "jean luc").
  *
  * Punctuation and spaces inside a name do not matter for matching: the word index also holds
- * adjacent words joined (migration 016: "o brien" is indexed as "o", "brien" and "obrien"), and a
- * query whose words find nothing is tried again with adjacent words joined (`joinedVariants`), so
- * "o brien", "obrien" and "O'Brien" find each other, as do "mac donald" and "MacDonald".
+ * adjacent words joined around a short one (migration 016: "o brien" is indexed as "o", "brien"
+ * and "obrien"), and a query whose words find nothing is tried again with adjacent words joined
+ * (`joinedVariants`), so "o brien", "obrien" and "O'Brien" find each other, as do "mac donald" and
+ * "MacDonald".
  */
 
 /** Letters NFD leaves whole, as people type them on a keyboard without them. */

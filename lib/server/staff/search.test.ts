@@ -164,7 +164,7 @@ describe("header search", () => {
   it("ignores punctuation and spaces inside names: o brien, obrien and O'Brien find each other", async () => {
     // The demo has O'Briens of its own: the ticket must be among the matches.
     const found = async (typed: string) => codes(await search(dashboard(), STAFF, typed)) as string[];
-    for (const typed of ["o brien", "obrien", "O'Brien", "o'bri", "brien", "siobhan o b", "siobhanob"])
+    for (const typed of ["o brien", "obrien", "O'Brien", "o'bri", "brien", "siobhan o b", "siobhan obri"])
       expect(await found(typed), typed).toContain("TK-SEARCH-3");
     expect(await found("siobhan o brien")).toEqual(["TK-SEARCH-3"]);
     for (const typed of ["mac donald", "macdonald", "ewan mac don"])

@@ -2,10 +2,13 @@
 --
 -- The console's name normalization (lib/shared/search-text.ts) now breaks words at apostrophes too
 -- ("O'Brien" → "o brien", where it used to drop them: "obrien"), and the word index holds, besides
--- each word of a name, each two and three adjacent words joined ("o", "brien", "obrien"), so a
--- name typed with or without its apostrophe, hyphen or inner space finds the same tickets. The
--- query side tries adjacent typed words joined when the words alone find nothing ("mac donald"
--- finds "MacDonald").
+-- each word of a name, the adjacent words joined around a short one (three letters or fewer: the
+-- particles and prefixes that get written apart or together: "o brien" → "obrien", "jean luc" →
+-- "jeanluc", "van der berg" → "vander", "derberg", "vanderberg"), so a name typed with or without
+-- its apostrophe, hyphen or inner space finds the same tickets. Only around short words, so the
+-- index grows by a few rows per name, not by every pair: a short typed prefix ("ma") still reads a
+-- short range. The query side tries adjacent typed words joined when the words alone find nothing
+-- ("mac donald" finds "MacDonald").
 
 create function m_ticket_search_words(search_name text) returns setof text language sql immutable as $$
   with w as (
@@ -14,8 +17,10 @@ create function m_ticket_search_words(search_name text) returns setof text langu
   select a.word from w a
   union
   select a.word || b.word from w a join w b on b.i = a.i + 1
+    where length(a.word) <= 3 or length(b.word) <= 3
   union
   select a.word || b.word || c.word from w a join w b on b.i = a.i + 1 join w c on c.i = b.i + 1
+    where length(b.word) <= 3
 $$;
 
 create or replace function m_tickets_index_words() returns trigger language plpgsql as $$
