@@ -95,7 +95,7 @@ type Tone = "go" | "warn" | "stop";
 /** Go (green, a check), warn (amber, a clock: used, waiting for review) or stop (red, a cross). */
 function toneOf(v: GateVerdict): Tone {
   if (v.admit) return "go";
-  if (v.kind === "used" || v.kind === "pending_review") return "warn";
+  if (v.kind === "used" || v.kind === "pending_review" || v.kind === "days_unknown") return "warn";
   return "stop";
 }
 

@@ -191,6 +191,11 @@ describe("a ticket's verdict", () => {
     });
   });
 
+  it("cannot tell while the console knows no event day yet", () => {
+    const v = ticketVerdict(ticket(), { ...ctx(local("2026-07-11T18:00")), days: [] }, null);
+    expect(v).toMatchObject({ kind: "days_unknown", admit: false, today: { kind: "no_days" } });
+  });
+
   it("already used: when, and with which wristband", () => {
     const used = ticket({
       status: "used",

@@ -86,6 +86,8 @@ export type GateVerdict = {
 } & (
   | { kind: "valid_today"; day: GateDay }
   | { kind: "not_valid_today" }
+  /** The console knows no event day yet (before its first sync): it cannot tell. */
+  | { kind: "days_unknown" }
   | { kind: "used"; checkedInAt: string | null; wristband: string | null }
   | { kind: "cancelled" }
   | { kind: RefusingStatus }
@@ -139,6 +141,7 @@ function zoneCheck(gateZone: GateRef | null, zoneIds: readonly string[] | null):
 /** Valid today or not, from the valid days; the zone decides `admit` with it. */
 function dayVerdict(ctx: GateContext, validDays: GateRef[], zone: ZoneCheck | null): GateVerdict {
   const today = gateToday(ctx.days, ctx.now, ctx.timeZone);
+  if (today.kind === "no_days") return { kind: "days_unknown", today, validDays, zone, admit: false };
   const day = dayOfToday(today);
   if (day && validDays.some((d) => d.id === day.id))
     return { kind: "valid_today", day, today, validDays, zone, admit: zone?.allowed !== false };

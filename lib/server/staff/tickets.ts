@@ -58,7 +58,8 @@ function dayDetail(verdict: GateVerdict) {
  * dashboard's clock: on a day it is not valid for, the check-in is refused (409
  * ticket_not_valid_today, naming its days) unless the body says `override` and the role may
  * override (`tickets.checkin_override`); an override is logged as `tickets.check_in_override`
- * with the valid days. Refusals are logged too.
+ * with the valid days. Refusals are logged too. Before the first sync has brought the event's
+ * days, the console cannot tell, and leaves the check-in to the upstream.
  */
 export async function checkInTicket(
   dashboard: Dashboard,
