@@ -5,7 +5,8 @@ import { dashboardConfig } from "@/lib/server/config";
 import { badAddressPage } from "@/lib/server/http/bad-address";
 import { ConsoleError, errorEnvelope } from "@/lib/shared/api/errors";
 
-const PUBLIC = ["/login", "/api/auth/login", "/api/auth/logout"];
+// The language switcher works before sign-in too: the choice is then kept in the browser's cookie.
+const PUBLIC = ["/login", "/api/auth/login", "/api/auth/logout", "/api/auth/locale"];
 
 /** Whether every percent-escape of the path decodes (`/tickets/%E0` does not). */
 function decodablePath(pathname: string): boolean {

@@ -6,6 +6,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { Field, Fields } from "@/components/ui/fields";
 import { Panel } from "@/components/ui/panel";
 import { useResourceNames } from "@/components/ui/resource-names";
+import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
 import { ConnectionReport } from "@/lib/shared/api/connection";
@@ -44,8 +45,12 @@ export function ConnectionView() {
                 {ping.environment}
               </span>
             </Field>
-            <Field label={t("event")}>{ping.event.name}</Field>
-            <Field label={t("key")}>{ping.key.name}</Field>
+            <Field label={t("event")}>
+              <SafeText text={ping.event.name} />
+            </Field>
+            <Field label={t("key")}>
+              <SafeText text={ping.key.name} />
+            </Field>
             <Field label={t("scopes")}>
               <ul aria-label={t("scopes")} className="flex flex-wrap gap-1">
                 {ping.key.scopes.map((s) => (
@@ -118,8 +123,9 @@ export function ConnectionView() {
         ) : (
           <ul className="space-y-1 text-sm">
             {sync.errors.map((e) => (
-              <li key={`${e.at}-${e.resource}-${e.requestId}`}>
-                {time(e.at)} · {resources.name(e.resource)} · {e.status ?? "—"} {e.code}: {e.message}
+              <li key={`${e.at}-${e.resource}-${e.requestId}`} className="[overflow-wrap:anywhere]">
+                {time(e.at)} · {resources.name(e.resource)} · {e.status ?? "—"} {e.code}:{" "}
+                <SafeText text={e.message} />
                 {e.requestId && <span className="font-mono">{t("request", { id: e.requestId })}</span>}
               </li>
             ))}

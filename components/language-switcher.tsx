@@ -7,7 +7,10 @@ import { LocaleChosen } from "@/lib/shared/api/auth";
 import { postJson } from "@/lib/shared/api/client";
 import { isLocale, LOCALE_NAMES, LOCALES } from "@/lib/shared/i18n/locales";
 
-/** Picks the console's language; signed in, the choice is kept with the account. */
+/**
+ * Picks the console's language: on the sign-in page (kept in this browser's cookie) and in the
+ * navigation (signed in, kept with the account too).
+ */
 export function LanguageSwitcher({ className = "" }: { className?: string }) {
   const t = useTranslations("language");
   const locale = useLocale();

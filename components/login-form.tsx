@@ -3,12 +3,19 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
+import { useErrorText } from "@/components/ui/error-text";
+import { SignInAnswer } from "@/lib/shared/api/auth";
+import { postJson } from "@/lib/shared/api/client";
 import { safeNextPath } from "@/lib/shared/safe-next";
+
+/** Every control of the sign-in page is a 44 px target, as everywhere in the console on a phone. */
+const fieldClass = "mt-1 min-h-11 w-full rounded border border-slate-300 px-3 py-2 max-md:text-base";
 
 export function LoginForm({ next }: { next?: string }) {
   const t = useTranslations("login");
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const errorText = useErrorText();
+  const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -17,21 +24,17 @@ export function LoginForm({ next }: { next?: string }) {
     setPending(true);
     setError(null);
     try {
-      const res = await fetch("/api/auth/login", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username: form.get("username"), password: form.get("password") }),
-      });
-      const body = (await res.json()) as { home?: string; error?: { message: string } };
-      if (!res.ok) {
-        setError(body.error?.message ?? t("failed"));
-        return;
-      }
+      const answer = await postJson(
+        "/api/auth/login",
+        { username: form.get("username"), password: form.get("password") },
+        SignInAnswer,
+      );
       // Checked on the server already; checked again here, where the navigation happens.
-      router.replace(safeNextPath(next) ?? body.home ?? "/");
+      router.replace(safeNextPath(next) ?? answer.home ?? "/");
       router.refresh();
-    } catch {
-      setError(t("unreachable"));
+    } catch (err) {
+      // The refusal in the page's language (a wrong password, a locked account, no connection).
+      setError(err);
     } finally {
       setPending(false);
     }
@@ -43,13 +46,7 @@ export function LoginForm({ next }: { next?: string }) {
         <label htmlFor="username" className="block text-sm font-medium">
           {t("username")}
         </label>
-        <input
-          id="username"
-          name="username"
-          autoComplete="username"
-          required
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
-        />
+        <input id="username" name="username" autoComplete="username" required className={fieldClass} />
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
@@ -61,18 +58,18 @@ export function LoginForm({ next }: { next?: string }) {
           type="password"
           autoComplete="current-password"
           required
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2"
+          className={fieldClass}
         />
       </div>
-      {error && (
+      {error != null && (
         <p role="alert" className="rounded bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error}
+          {errorText(error)}
         </p>
       )}
       <button
         type="submit"
         disabled={pending}
-        className="w-full rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="min-h-11 w-full rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
       >
         {pending ? t("signingIn") : t("signIn")}
       </button>

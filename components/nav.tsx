@@ -5,6 +5,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { can, type Role, screens } from "@/lib/shared/permissions";
 
 /**
@@ -61,9 +62,14 @@ export function Nav({ role, username }: { role: Role; username: string }) {
         </button>
         <p className="min-w-0 truncate text-sm text-slate-600 md:mb-2 md:px-2">
           {t.rich("nav.signedInAs", {
-            username,
+            username: escapeBidi(username),
             role: t(`roles.${role}`),
-            name: (chunks) => <span className="font-medium text-slate-900">{chunks}</span>,
+            // The username is data (marked so), not words of the console.
+            name: (chunks) => (
+              <bdi translate="no" className="font-medium text-slate-900">
+                {chunks}
+              </bdi>
+            ),
           })}
         </p>
       </div>

@@ -7,6 +7,7 @@ import {
   SAME_ORIGIN,
   sandboxApi,
   signIn,
+  waitUntilNameFound,
 } from "./support";
 
 /**
@@ -112,15 +113,33 @@ test("a name with a right-to-left override is shown with the control escaped, no
   await expect(page.getByRole("main")).not.toContainText("\u202E");
 });
 
-test("a wrong code says plainly that nothing has it", async ({ page }) => {
+test("a wrong code says plainly that nothing has it, and no earlier results stay on screen", async ({
+  page,
+}) => {
+  test.setTimeout(420_000);
+  const nothing = `Nothing with the code ${RUN}-NOTHING: no ticket, no wristband.`;
+  const search = async (text: string) => {
+    await page.getByLabel("Find a code").fill(text);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+  };
   await signIn(page, "staff");
-  await page.getByLabel("Find a code").fill(`${RUN}-NOTHING`);
-  await page.getByRole("button", { name: "Search" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Nothing with" })).toHaveText(
-    `Nothing with the code ${RUN}-NOTHING: no ticket, no wristband.`,
-  );
-  // Still on the screen it was typed on.
-  await expect(page).toHaveURL(/\/search$/);
+  await search(`${RUN}-NOTHING`);
+  await expect(page).toHaveURL(/\/search\?q=/);
+  await expect(page.getByRole("main")).toContainText(nothing);
+  // Names found, then a search that fails: its message, and none of the names.
+  await waitUntilNameFound(page, "garcia");
+  await search("garcia");
+  const results = page.getByRole("region", { name: /Tickets of attendees named “garcia”/ });
+  await expect(results).toBeVisible();
+  await search(`${RUN}-NOTHING`);
+  await expect(page.getByRole("main")).toContainText(nothing);
+  await expect(results).toHaveCount(0);
+  await expect(page.getByLabel("Find a code")).toHaveValue(`${RUN}-NOTHING`);
+  // From another screen the message is said under the box, and the screen stays.
+  await page.goto("/tickets");
+  await search(`${RUN}-NOTHING`);
+  await expect(page.getByRole("alert").filter({ hasText: "Nothing with" })).toHaveText(nothing);
+  await expect(page).toHaveURL(/\/tickets$/);
 });
 
 test("a manager cancels a ticket after a confirmation; the list filters by status", async ({ page }) => {

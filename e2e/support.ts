@@ -144,7 +144,10 @@ export async function waitUntilNameFound(page: Page, typed: string) {
     .poll(
       async () => {
         const res = await page.request.get(`/api/staff/search?q=${encodeURIComponent(typed)}`);
-        return res.ok() ? ((await res.json()) as { kind: string }).kind : `${res.status()}`;
+        if (!res.ok()) return `${res.status()}`;
+        // While the tickets are still being mirrored, an answer of names may hold none yet.
+        const found = (await res.json()) as { kind: string; matches?: unknown[] };
+        return found.kind === "names" && (found.matches?.length ?? 0) > 0 ? "names" : found.kind;
       },
       { timeout: 120_000, intervals: [2_000] },
     )

@@ -7,9 +7,11 @@ import { textLinkClass } from "@/components/ui/class-names";
 import { InlineTextForm } from "@/components/ui/inline-text-form";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { useResourceNames } from "@/components/ui/resource-names";
+import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { type Alert, type AlertFigures, Alert as AlertSchema, AlertsView } from "@/lib/shared/api/attention";
 import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
 import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 import { SeverityBadge } from "./state-badge";
@@ -39,7 +41,8 @@ function useFigureValues(view: AlertsView) {
         if (MONEY.has(k) && typeof v === "number") return [k, formatMoney(v, view.currency, locale)];
         if (INSTANTS.has(k) && typeof v === "string") return [k, time(v)];
         if (k === "day_id" && typeof v === "string") return [k, view.days.find((d) => d.id === v)?.name ?? v];
-        return [k, v];
+        // Text of the data (a device id, a resource) cannot reorder the sentence it is put in.
+        return [k, typeof v === "string" ? escapeBidi(v) : v];
       }),
     );
 }
@@ -138,7 +141,11 @@ function AlertCard({
       <div className="flex flex-wrap items-center gap-2">
         <SeverityBadge severity={alert.severity} />
         <h3 className="font-medium">{t(`kind.${alert.kind}`)}</h3>
-        {subject(alert) && <span className="text-sm text-slate-600">{subject(alert)}</span>}
+        {subject(alert) && (
+          <span className="text-sm text-slate-600">
+            <SafeText text={subject(alert)} />
+          </span>
+        )}
       </div>
       <p className="mt-1 text-sm">{t(`detail.${alert.kind}`, values(alert.figures))}</p>
       <p className="mt-1 text-xs text-slate-600">
@@ -151,11 +158,11 @@ function AlertCard({
         </Link>
       </p>
       {alert.acknowledged_by ? (
-        <p className="mt-2 text-sm text-slate-700" data-testid="acknowledged">
+        <p className="mt-2 text-sm text-slate-700 [overflow-wrap:anywhere]" data-testid="acknowledged">
           {t("acknowledged", {
-            who: alert.acknowledged_by,
+            who: escapeBidi(alert.acknowledged_by),
             time: time(alert.acknowledged_at ?? alert.last_seen),
-            comment: alert.ack_comment || "—",
+            comment: alert.ack_comment ? escapeBidi(alert.ack_comment) : "—",
           })}
         </p>
       ) : (

@@ -5,11 +5,12 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
-import { useIntlLocale } from "@/components/ui/locale-format";
+import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { type Station, stations, TerminalDetail } from "@/lib/shared/api/attention";
 import { fetchJson } from "@/lib/shared/api/client";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
 import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 import { BurstNote } from "./burst-note";
@@ -21,6 +22,7 @@ const urlOf = (device: string) => `/api/terminals/${encodeURIComponent(device)}`
 /** One terminal: its state, what it is synced up to, its station, its latest records. */
 export function TerminalScreen({ device, canManage }: { device: string; canManage: boolean }) {
   const t = useTranslations("terminals");
+  const value = useValueText();
   const locale = useIntlLocale();
   const query = useQuery({
     queryKey: ["terminal", device],
@@ -35,7 +37,7 @@ export function TerminalScreen({ device, canManage }: { device: string; canManag
   const row = view.terminal;
   return (
     <div className="space-y-4">
-      <Panel title={t("now", { device: view.device_id })} id="terminal-now">
+      <Panel title={t("now", { device: escapeBidi(view.device_id) })} id="terminal-now">
         {row ? (
           <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
             <div>
@@ -93,7 +95,7 @@ export function TerminalScreen({ device, canManage }: { device: string; canManag
               time(r.occurred_at),
               r.late ? t("lateArrival", { time: time(r.created_at) }) : time(r.created_at),
               r.amount === null ? "—" : money(r.amount),
-              r.status,
+              value(r.status),
               view.days.find((d) => d.id === r.day_id)?.name ?? r.day_id,
             ],
           }))}

@@ -7,6 +7,7 @@ import { textLinkClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
+import { SafeText } from "@/components/ui/safe-text";
 import { Sparkline } from "@/components/ui/sparkline";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { type Station, stations, type TerminalRow, TerminalsView } from "@/lib/shared/api/attention";
@@ -103,7 +104,7 @@ function StationPanel({
           key: r.device_id,
           cells: [
             <Link key="id" className={textLinkClass} href={`/terminals/${encodeURIComponent(r.device_id)}`}>
-              {r.device_id}
+              <SafeText text={r.device_id} />
             </Link>,
             <div key="state" data-testid={`terminal-${r.device_id}`}>
               <StateBadge state={r.state} />

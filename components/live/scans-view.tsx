@@ -9,6 +9,7 @@ import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
 import { ScansDayReport } from "@/lib/shared/api/live";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 import { DayReportHeader } from "../ui/day-report-header";
 import { eventFormat } from "../ui/event-format";
@@ -26,7 +27,8 @@ export function ScansView() {
   const { time, timeZone } = eventFormat(data, locale);
   if (!data.day) return <Empty>{t("noDays")}</Empty>;
   const labels = hourTickLabels(data.hours, timeZone);
-  const zones = data.by_zone;
+  // Scans without a zone (check-ins) come without a name: "No zone" in the user's language.
+  const zones = data.by_zone.map((z) => ({ ...z, name: z.name === null ? t("noZone") : escapeBidi(z.name) }));
   const perZoneHour = data.hours.map((h, i) => ({
     label: labels[i],
     ...Object.fromEntries(zones.map((z) => [z.zone_id || "none", h.by_zone[z.zone_id] ?? 0])),
@@ -113,7 +115,7 @@ export function ScansView() {
             key: d.id,
             cells: [
               time(d.occurred_at),
-              d.zone ?? "—",
+              d.zone ?? t("noZone"),
               d.reason ? value(d.reason) : "—",
               d.ticket_code ?? "—",
               d.device_id ?? "—",

@@ -13,6 +13,7 @@ import {
   NightCompleteness,
   type NightReport,
 } from "@/lib/shared/api/reconciliation";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 
 type At = (iso: string) => string;
@@ -55,7 +56,7 @@ export function CompletenessPanel({
         {c.provisional
           ? t("provisional", {
               count: waiting.length,
-              terminals: waiting.map((x) => x.device_id || t("noTerminal")).join(", "),
+              terminals: escapeBidi(waiting.map((x) => x.device_id || t("noTerminal")).join(", ")),
             })
           : mirroring
             ? t("mirroring")
@@ -76,8 +77,8 @@ export function CompletenessPanel({
             <div key="state" data-testid={`night-terminal-${x.device_id}`}>
               {x.waiver
                 ? t("waived", {
-                    who: x.waiver.username,
-                    reason: x.waiver.reason,
+                    who: escapeBidi(x.waiver.username),
+                    reason: escapeBidi(x.waiver.reason),
                     time: at(x.waiver.waived_at),
                   })
                 : x.pending

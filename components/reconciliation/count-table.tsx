@@ -100,11 +100,12 @@ function PiecesGrid({ line, desk, count, money }: CellProps) {
 /** The counted cell: a typed total (placeholder "not counted", never 0.00) or the notes-and-coins grid. */
 function CountedCell({ line, desk, count, money }: CellProps) {
   const t = useTranslations("signoff");
+  const valueText = useValueText();
   if (line.input.pieces) return <PiecesGrid line={line} desk={desk} count={count} money={money} />;
   return (
     <div className="flex flex-col items-end gap-1">
       <input
-        aria-label={t("countedAt", { method: line.expected.payment_method, desk })}
+        aria-label={t("countedAt", { method: valueText(line.expected.payment_method), desk })}
         aria-invalid={line.invalid}
         inputMode="decimal"
         className={joinClasses(inputClass, "w-28 text-right")}

@@ -23,6 +23,7 @@ import {
   NightReport,
   ResyncAnswer,
 } from "@/lib/shared/api/reconciliation";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 import { timeOfDay } from "@/lib/shared/format/time";
 import { AdjustmentsPanel, CompletenessPanel } from "./completeness-panel";
@@ -103,7 +104,8 @@ function NightScreen({
   const count = useNightCount(data);
   const { money, timeZone, dateTime } = eventFormat(data, locale);
   const clock = (iso: string) => timeOfDay(iso, timeZone).slice(0, 5);
-  const desk = (id: string) => id || t("noTerminal");
+  // A device id is upstream text: its bidi controls shown, never obeyed (it ends up in sentences too).
+  const desk = (id: string) => (id ? escapeBidi(id) : t("noTerminal"));
   const f = data.figures!;
   const day = data.day!;
   const mirroring = data.mirror.days.some((d) => d.day_id === day.id && !d.walked);

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { z } from "zod";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
+import { useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { ErrorBox } from "@/components/ui/states";
 import { postJson } from "@/lib/shared/api/client";
@@ -93,6 +94,7 @@ export function SignoffPanel({
   mirroring: boolean;
 }) {
   const t = useTranslations("signoff");
+  const valueText = useValueText();
   const reasonId = useId();
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [comment, setComment] = useState("");
@@ -225,7 +227,9 @@ export function SignoffPanel({
             <p>
               {t("blankLines", {
                 names: someOf(
-                  count.blank.map((l) => `${desk(l.expected.device_id)} (${l.expected.payment_method})`),
+                  count.blank.map(
+                    (l) => `${desk(l.expected.device_id)} (${valueText(l.expected.payment_method)})`,
+                  ),
                   t,
                 ),
               })}

@@ -66,7 +66,7 @@ export function AuditView() {
           className: "align-top",
           cells: [
             dateTime(e.at, timeZone, locale),
-            t("who_role", { username: e.username, role: roles(e.role) }),
+            t("who_role", { username: escapeBidi(e.username), role: roles(e.role) }),
             e.action,
             <SafeText key="target" text={e.target ?? "—"} />,
             <span key="outcome" className={e.outcome === "ok" ? "text-green-800" : "text-red-800"}>

@@ -2,8 +2,13 @@
 
 import { type FormEvent, useState } from "react";
 import { inputClass, primaryButtonClass } from "@/components/ui/class-names";
+import { normalizeCode } from "@/lib/shared/codes";
 
-/** A code typed or scanned, then submitted (trimmed; an empty code submits nothing). */
+/**
+ * A code typed or scanned, then submitted, normalised the one way (`normalizeCode`: spaces and
+ * scanner suffixes dropped, the ticket prefix's dash and NFC hex pairs mended); an empty code
+ * submits nothing. The lookup screens and the desk use it.
+ */
 export function CodeForm({
   label,
   submitLabel,
@@ -16,7 +21,8 @@ export function CodeForm({
   const [code, setCode] = useState("");
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (code.trim()) onCode(code.trim());
+    const normalized = normalizeCode(code);
+    if (normalized) onCode(normalized);
   }
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-2">

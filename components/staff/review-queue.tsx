@@ -147,7 +147,7 @@ function Pair({
           key: w.id,
           cells: [
             <Link key="nfc" className={textLinkClass} href={`/wristbands/${encodeURIComponent(w.nfc)}`}>
-              {w.nfc}
+              <SafeText text={w.nfc} />
             </Link>,
             value(w.status),
             money(w.balance),

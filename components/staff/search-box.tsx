@@ -1,39 +1,61 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { inputClass, primaryButtonClass } from "@/components/ui/class-names";
 import { useErrorText } from "@/components/ui/error-text";
 import { ErrorBox } from "@/components/ui/states";
 import { isConsoleError } from "@/lib/shared/api/errors";
+import { normalizeCode } from "@/lib/shared/codes";
 import { ScanButton } from "./scan-button";
 import { fetchSearch, pageOf, searchKey } from "./search-query";
+
+/** The page of a search's results: what the search box runs its searches through when on it. */
+const RESULTS = "/search";
 
 /**
  * The header's one search box, first on every screen: a ticket code, a wristband's NFC / UHF code
  * or an attendee's name, typed or scanned with the camera. A code opens its page; a name lists
- * the tickets found (/search?q=, the answer handed over through the query cache). `aside` sits at
- * the end of its row (the alerts bell).
+ * the tickets found (/search?q=, the answer handed over through the query cache). What was typed
+ * stays in the box (on the results page the box shows their query), so "type more to narrow" is
+ * typing more. On the results page a new search replaces the results at once (nothing old stays
+ * on screen, whether the new one finds something or fails); elsewhere the search runs here and a
+ * failure is said under the box. `aside` sits at the end of its row (the alerts bell).
  */
 export function SearchBox({ aside }: { aside?: ReactNode }) {
   const t = useTranslations("search");
   const errorText = useErrorText();
   const router = useRouter();
+  const pathname = usePathname();
+  const shownQuery = useSearchParams().get("q");
+  const onResults = pathname === RESULTS;
   const queryClient = useQueryClient();
-  const [text, setText] = useState("");
+  const [text, setText] = useState(onResults ? (shownQuery ?? "") : "");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // The box says what the results below it are for (a reload, the back button, a link).
+  useEffect(() => {
+    if (onResults && shownQuery !== null) setText(shownQuery);
+  }, [onResults, shownQuery]);
   async function run(value: string) {
     if (!value) return;
-    setBusy(true);
     setError(null);
+    // A search asked again is asked again: its old answer is dropped, not shown meanwhile.
+    queryClient.removeQueries({ queryKey: searchKey(value) });
+    if (onResults) {
+      router.push(`${RESULTS}?q=${encodeURIComponent(value)}`);
+      return;
+    }
+    setBusy(true);
     try {
-      const found = await fetchSearch(value);
-      queryClient.setQueryData(searchKey(value), found);
+      const found = await queryClient.fetchQuery({
+        queryKey: searchKey(value),
+        queryFn: () => fetchSearch(value),
+        retry: false,
+      });
       router.push(pageOf(found, value));
-      setText("");
     } catch (err) {
       setError(err);
     } finally {
@@ -57,23 +79,30 @@ export function SearchBox({ aside }: { aside?: ReactNode }) {
               type="search"
               enterKeyHint="search"
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={(e) => {
+                setText(e.target.value);
+                setError(null);
+              }}
               placeholder={t("placeholder")}
-              className={`${inputClass} min-w-0 flex-1 md:w-72 md:flex-none`}
+              // A phone gives the box its whole width; the buttons share the row below.
+              className={`${inputClass} min-w-0 flex-1 max-md:basis-full md:w-72 md:flex-none`}
               autoComplete="off"
               autoCapitalize="off"
               spellCheck={false}
             />
-            <button type="submit" disabled={busy} className={primaryButtonClass}>
+            <button type="submit" disabled={busy} className={`${primaryButtonClass} max-md:flex-1`}>
               {busy ? t("searching") : t("submit")}
             </button>
-            <ScanButton
-              title={t("scanTitle")}
-              onCode={(code) => {
-                setText(code);
-                void run(code);
-              }}
-            />
+            <div className="max-md:flex-1 max-md:[&>button]:w-full">
+              <ScanButton
+                title={t("scanTitle")}
+                onCode={(scanned) => {
+                  const code = normalizeCode(scanned);
+                  setText(code);
+                  void run(code);
+                }}
+              />
+            </div>
           </form>
         </search>
         {aside}

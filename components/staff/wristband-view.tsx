@@ -12,48 +12,71 @@ import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson } from "@/lib/shared/api/client";
-import { SalesPage } from "@/lib/shared/api/staff";
+import { SalesPage, type WristbandView as WristbandAnswer } from "@/lib/shared/api/staff";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
 import { dateTime } from "@/lib/shared/format/time";
+import { wristbandVerdict } from "@/lib/shared/gate-verdict";
 import { StatusBadge } from "./status-badge";
+import { GateZonePicker, useGateContext, VerdictPanel } from "./verdict-view";
 import { BalanceFields, useWristband } from "./wristband-query";
 
 export function WristbandView({ code }: { code: string }) {
   const t = useTranslations("wristband");
-  const value = useValueText();
-  const locale = useIntlLocale();
   const query = useWristband(code);
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
-  const { wristband: w, currency, timeZone, days, topups } = query.data;
+  return <WristbandScreen view={query.data} />;
+}
+
+/** The wristband with its verdict for today first, then its balances, ticket, zones, sales, top-ups. */
+function WristbandScreen({ view }: { view: WristbandAnswer }) {
+  const t = useTranslations("wristband");
+  const value = useValueText();
+  const locale = useIntlLocale();
+  const gate = useGateContext(view.gate);
+  const { wristband: w, currency, timeZone, topups } = view;
+  const verdict = wristbandVerdict(w, gate);
   const money = (c: number) => formatMoney(c, currency, locale);
-  const dayName = (id: string) => days.find((d) => d.id === id)?.name ?? id;
+  const dayName = (id: string) => view.gate.days.find((d) => d.id === id)?.name ?? id;
   return (
     <div className="space-y-4">
-      <Panel title={t("title", { nfc: w.nfc })}>
+      <VerdictPanel verdict={verdict} timeZone={timeZone} />
+      <GateZonePicker zones={view.gate.zones} zone={gate.gateZone} onChange={gate.chooseZone} />
+      <Panel title={t("title", { nfc: escapeBidi(w.nfc) })}>
         <Fields>
           <Field label={t("status")}>
             <StatusBadge status={w.status} />
           </Field>
           <BalanceFields wristband={w} money={money} />
-          <Field label={t("uhf")}>{w.uhf ?? "—"}</Field>
+          <Field label={t("uhf")}>
+            <SafeText text={w.uhf ?? "—"} />
+          </Field>
           <Field label={t("attendee")}>
             {w.attendee.anonymous ? t("anonymous") : <SafeText text={w.attendee.name ?? "—"} />}
           </Field>
           <Field label={t("ticket")}>
             {w.ticket ? (
-              <Link className={textLinkClass} href={`/tickets/${encodeURIComponent(w.ticket.code)}`}>
-                {w.ticket.code}
-              </Link>
+              <>
+                <Link className={textLinkClass} href={`/tickets/${encodeURIComponent(w.ticket.code)}`}>
+                  <SafeText text={w.ticket.code} />
+                </Link>{" "}
+                (<SafeText text={w.ticket.ticket_type} />)
+              </>
             ) : (
               t("none")
             )}
-            {w.ticket && ` (${w.ticket.ticket_type})`}
           </Field>
           <Field label={t("allowedZones")}>
-            {w.allowed_zones.map((z) => z.name).join(", ") || t("none")}
+            {w.allowed_zones.length ? (
+              <SafeText text={w.allowed_zones.map((z) => z.name).join(", ")} />
+            ) : (
+              t("none")
+            )}
           </Field>
-          <Field label={t("validDays")}>{w.valid_days.map(dayName).join(", ") || "—"}</Field>
+          <Field label={t("validDays")}>
+            <SafeText text={w.valid_days.map(dayName).join(", ") || "—"} />
+          </Field>
         </Fields>
       </Panel>
       <WristbandSales code={w.nfc} money={money} timeZone={timeZone} locale={locale} />
@@ -134,7 +157,7 @@ function WristbandSales({
                   {s.items.map((item, i) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: items have no id of their own
                     <li key={i}>
-                      {item.quantity} × {item.name} ({money(item.unit_price)})
+                      {item.quantity} × <SafeText text={item.name} /> ({money(item.unit_price)})
                       {item.included_quantity > 0 && t("included", { count: item.included_quantity })} ={" "}
                       {money(item.charged_amount)}
                     </li>
@@ -144,8 +167,9 @@ function WristbandSales({
                   {t("baseTaxes", {
                     base: money(s.total_base),
                     taxes:
-                      s.tax_breakdown.map((x) => `${x.tax_type} ${x.rate}% ${money(x.amount)}`).join(", ") ||
-                      t("noTaxes"),
+                      s.tax_breakdown
+                        .map((x) => `${escapeBidi(x.tax_type)} ${x.rate}% ${money(x.amount)}`)
+                        .join(", ") || t("noTaxes"),
                   })}
                 </p>
               </li>

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { joinClasses } from "./class-names";
 import { CursorPagerNav, type CursorPagerNavProps } from "./cursor-pager";
 import { PHONE_QUERY, useMediaQuery } from "./media-query";
+import { SafeText } from "./safe-text";
 import { ScrollRegion } from "./scroll-region";
 
 export interface Column {
@@ -25,6 +26,15 @@ export interface Row {
 /** A numeric column: `["Terminal", numeric("Sales")]` reads better than the object. */
 export function numeric(label: string): Column {
   return { label, numeric: true };
+}
+
+/**
+ * A cell as shown: text (names, device ids, products, comments: data people or the upstream wrote)
+ * through SafeText, isolated and with its controls escaped; anything else as it is. In a table the
+ * text keeps its width (the table scrolls in its box); in a card it wraps anywhere.
+ */
+function shown(cell: ReactNode, wrap: "anywhere" | "none"): ReactNode {
+  return typeof cell === "string" ? <SafeText text={cell} wrap={wrap} words /> : cell;
 }
 
 /** Tables of more columns than this become cards on a phone (fewer fit its width as they are). */
@@ -102,12 +112,12 @@ export function DataTable({
                     return rowHeaders && i === 0 ? (
                       // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional
                       <th key={i} scope="row" className={joinClasses(className, "font-medium")}>
-                        {cell}
+                        {shown(cell, "none")}
                       </th>
                     ) : (
                       // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional
                       <td key={i} className={className}>
-                        {cell}
+                        {shown(cell, "none")}
                       </td>
                     );
                   })}
@@ -149,15 +159,19 @@ function Cards({
             key={r.key}
             className={joinClasses("rounded border border-slate-200 bg-white p-3 text-sm", r.className)}
           >
-            <div className="mb-1 font-medium break-words">{r.cells[0]}</div>
+            <div className="mb-1 font-medium [overflow-wrap:anywhere]">{shown(r.cells[0], "anywhere")}</div>
             <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1">
               {labelled.map(({ col, i }) => (
                 <div key={i} className="contents">
                   <dt className="text-slate-600">{col.label}</dt>
                   <dd
-                    className={joinClasses("break-words", col.numeric && "tabular-nums", col.cellClassName)}
+                    className={joinClasses(
+                      "[overflow-wrap:anywhere]",
+                      col.numeric && "tabular-nums",
+                      col.cellClassName,
+                    )}
                   >
-                    {r.cells[i]}
+                    {shown(r.cells[i], "anywhere")}
                   </dd>
                 </div>
               ))}
@@ -165,7 +179,7 @@ function Cards({
             {unlabelled.length > 0 && (
               <div className="mt-2 flex flex-wrap gap-2">
                 {unlabelled.map(({ i }) => (
-                  <div key={i}>{r.cells[i]}</div>
+                  <div key={i}>{shown(r.cells[i], "anywhere")}</div>
                 ))}
               </div>
             )}

@@ -26,7 +26,7 @@ export function Field({ label, children }: { label: string; children: ReactNode 
   return (
     <>
       <dt className="font-medium text-slate-700">{label}</dt>
-      <dd className="break-words">{children}</dd>
+      <dd className="min-w-0 [overflow-wrap:anywhere]">{children}</dd>
     </>
   );
 }

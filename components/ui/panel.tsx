@@ -28,7 +28,8 @@ export function Panel({
       aria-labelledby={headingId}
       className={joinClasses("rounded border border-slate-200 bg-white p-4", className)}
     >
-      <h2 id={headingId} className="mb-3 font-semibold">
+      {/* A title may hold data (a code, a device id, what was typed): it wraps anywhere it must. */}
+      <h2 id={headingId} className="mb-3 font-semibold [overflow-wrap:anywhere]">
         {title}
       </h2>
       {children}

@@ -11,6 +11,7 @@ import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
 import { fetchJson, postJson } from "@/lib/shared/api/client";
 import { type AccountView, UserActionAnswer, UsersView } from "@/lib/shared/api/users";
+import { escapeBidi } from "@/lib/shared/format/bidi";
 import { dateTime } from "@/lib/shared/format/time";
 import { type Role, roles } from "@/lib/shared/permissions";
 
@@ -48,7 +49,7 @@ export function UsersScreen({ me }: { me: string }) {
           rows={users.map((u) => ({
             key: u.username,
             cells: [
-              u.username,
+              <SafeText key="user" text={u.username} />,
               <RoleCell key="role" account={u} me={me} />,
               u.locked_until ? (
                 <span key="lock" className="font-medium text-red-800">
@@ -114,7 +115,7 @@ function Actions({ account }: { account: AccountView }) {
     <div className="flex flex-wrap gap-2">
       {account.locked_until && (
         <button type="button" className={secondaryButtonClass} disabled={busy} onClick={() => run("unlock")}>
-          {t("unlock", { username: account.username })}
+          {t("unlock", { username: escapeBidi(account.username) })}
         </button>
       )}
       {account.sessions > 0 && (
@@ -124,7 +125,7 @@ function Actions({ account }: { account: AccountView }) {
           disabled={busy}
           onClick={() => run("sign-out")}
         >
-          {t("signOutEverywhere", { username: account.username })}
+          {t("signOutEverywhere", { username: escapeBidi(account.username) })}
         </button>
       )}
       <ErrorBox error={error} className="w-full text-sm" />
@@ -141,7 +142,7 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
   return (
     <div className="flex flex-wrap items-center gap-2">
       <label className="sr-only" htmlFor={`role-${account.username}`}>
-        {t("roleOf", { username: account.username })}
+        {t("roleOf", { username: escapeBidi(account.username) })}
       </label>
       <select
         id={`role-${account.username}`}
@@ -162,7 +163,7 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
           disabled={busy}
           onClick={() => run("role", { role })}
         >
-          {t("make", { username: account.username, role: roleName(role) })}
+          {t("make", { username: escapeBidi(account.username), role: roleName(role) })}
         </button>
       )}
       <ErrorBox error={error} className="w-full text-sm" />

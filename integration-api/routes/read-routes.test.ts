@@ -51,6 +51,10 @@ const sqlIds = async (sql: string, params?: unknown[]) => ids(await q<{ id: stri
 const enc = encodeURIComponent;
 const sorted = (values: string[]) => [...values].sort();
 
+/** "tK-aBcD…": every other letter in the other case, as people type from paper. */
+const mixedCase = (code: string) =>
+  [...code].map((c, i) => (i % 2 ? c.toLowerCase() : c.toUpperCase())).join("");
+
 /** `2026-07-11T22:30:00.000+02:00`: the same instant written with a UTC offset. */
 const withOffset = (d: Date | string, zone: string) =>
   DateTime.fromJSDate(new Date(d)).setZone(zone).toISO() as string;
@@ -567,6 +571,31 @@ describe("GET /v1/tickets/{code}", () => {
     const key = await readKey();
     expectError(await api.get("/v1/tickets/TK-NOPE0000", key), 404, "not_found_error", "ticket_not_found");
   });
+
+  it("finds the ticket whatever the case of the code and with spaces around it, answering the code as issued", async () => {
+    const key = await readKey();
+    const [row] = await q<TicketSql>(`${TICKETS_SQL} order by t.id limit 1`);
+    expect(row.code).toMatch(/[A-Z]/);
+    for (const typed of [row.code.toLowerCase(), mixedCase(row.code), ` ${row.code.toLowerCase()}\t`]) {
+      const res = await api.get(`/v1/tickets/${enc(typed)}`, key);
+      expect(expectOk(res, r.Ticket).code).toBe(row.code);
+      expectTicket(res.body, row);
+    }
+  });
+
+  it("has the lower(…) indexes of migration 003 that serve lookups in any case; a ticket code's is unique", async () => {
+    const rows = await q<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes
+       where schemaname = current_schema()
+         and indexname in ('tickets_code_lower', 'wristbands_nfc_lower', 'wristbands_uhf_lower') order by indexname`,
+    );
+    expect(rows.map((r) => r.indexname)).toEqual([
+      "tickets_code_lower",
+      "wristbands_nfc_lower",
+      "wristbands_uhf_lower",
+    ]);
+    expect(rows[0]!.indexdef).toMatch(/CREATE UNIQUE INDEX .* \(lower\(code\)\)/);
+  });
 });
 
 describe("GET /v1/wristbands [ext]", () => {
@@ -666,6 +695,19 @@ describe("GET /v1/wristbands/{code}", () => {
     expectWristband(res.body, anonymous);
     expect(anon.attendee.anonymous).toBe(true);
     expect(anon.ticket).toBeNull();
+  });
+
+  it("finds a wristband by NFC and by UHF whatever their case, with spaces around them", async () => {
+    const key = await readKey();
+    const [row] = await q<WristbandSql>(`${WRISTBANDS_SQL} where w.uhf is not null order by w.id limit 1`);
+    expect(`${row.nfc}${row.uhf}`).toMatch(/[A-F]/);
+    for (const code of [row.nfc.toLowerCase(), ` ${mixedCase(row.uhf!)} `]) {
+      const res = await api.get(`/v1/wristbands/${enc(code)}`, key);
+      expect(expectOk(res, r.Wristband).nfc).toBe(row.nfc);
+      expectWristband(res.body, row);
+    }
+    const sales = await api.get(`/v1/wristbands/${enc(row.nfc.toLowerCase())}/transactions?limit=1`, key);
+    expectOk(sales, TransactionList);
   });
 
   it("is 404 wristband_not_found for an unknown code (a ticket code is not a wristband code)", async () => {

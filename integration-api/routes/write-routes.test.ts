@@ -1215,6 +1215,113 @@ describe("POST /v1/wristbands/{code}/review", () => {
 
 // --------------------------------------------------------------------------------------------
 
+describe("codes whatever their case (api-v1-decisions, 2026-11-25)", () => {
+  it("POST /tickets refuses a code that differs from an existing one only by case, nothing written", async () => {
+    const existing = await createTicket({ code: uniqueCode("CASE") });
+    const codes = Array.from({ length: 3 }, () => uniqueCode("CASEB"));
+    codes[2] = existing.code.toLowerCase();
+    await expectNothingWritten(async () => {
+      const res = await post("/v1/tickets", key, { tickets: codes.map((code) => newTicket({ code })) });
+      expectError(res, 409, "conflict_error", "ticket_code_taken", "tickets[2].code");
+    });
+  });
+
+  it("POST /tickets refuses two codes of one batch that differ only by case, nothing written", async () => {
+    const code = uniqueCode("CASEDUP");
+    await expectNothingWritten(async () => {
+      const res = await post("/v1/tickets", key, {
+        tickets: [newTicket({ code }), newTicket({ code: code.toLowerCase() })],
+      });
+      expectError(res, 409, "conflict_error", "ticket_code_taken", "tickets[1].code");
+    });
+  });
+
+  it("stores and returns a code as issued, lower case included", async () => {
+    const code = uniqueCode("lower").toLowerCase();
+    const created = await createTicket({ code });
+    expect(created.code).toBe(code);
+    expect(expectOk(await api.get(`/v1/tickets/${code.toUpperCase()}`, key), r.Ticket).code).toBe(code);
+  });
+
+  it("check-in and cancel find the ticket by its code in any case, with spaces around it", async () => {
+    const ticket = await createTicket();
+    const nfc = uniqueCode("NFCCASE");
+    const used = expectOk(await checkIn(` ${ticket.code.toLowerCase()} `, { wristband: { nfc } }), r.Ticket);
+    expect(used).toMatchObject({ code: ticket.code, status: "used", wristband: { nfc } });
+    const other = await createTicket();
+    const cancelled = expectOk(await post(`/v1/tickets/${other.code.toLowerCase()}/cancel`, key), r.Ticket);
+    expect(cancelled).toMatchObject({ code: other.code, status: "inactive" });
+  });
+
+  it("a check-in's wristband code in another case is the existing wristband: repeated, the ticket is unchanged", async () => {
+    const { ticket, nfc } = await freshWristband();
+    await expectNothingWritten(async () => {
+      expect(
+        expectOk(await checkIn(ticket.code, { wristband: { nfc: nfc.toLowerCase() } }), r.Ticket),
+      ).toEqual(ticket);
+    });
+    // Another ticket cannot take that wristband by typing it in lower case.
+    const second = await createTicket();
+    const taken = await checkIn(second.code, { wristband: { nfc: nfc.toLowerCase() } });
+    expectError(taken, 409, "conflict_error", "wristband_already_linked", "wristband.nfc");
+  });
+
+  it("a check-in's UHF in another case that belongs to another wristband is refused", async () => {
+    const other = await freshWristband();
+    const ticket = await createTicket();
+    await expectNothingWritten(async () => {
+      const res = await checkIn(ticket.code, {
+        wristband: { nfc: uniqueCode("NFCUHF"), uhf: other.uhf.toLowerCase() },
+      });
+      expectError(res, 409, "conflict_error", "wristband_already_linked", "wristband.uhf");
+    });
+  });
+
+  it("a check-in links an anonymous wristband typed in another case, not a new one", async () => {
+    const anonymous = await anonymousWristband();
+    const ticket = await createTicket();
+    const before = await rowCounts(api.db);
+    const used = expectOk(
+      await checkIn(ticket.code, { wristband: { nfc: anonymous.nfc.toLowerCase() } }),
+      r.Ticket,
+    );
+    expect(used.wristband).toEqual({ id: anonymous.id, nfc: anonymous.nfc });
+    expect((await rowCounts(api.db)).wristbands).toBe(before.wristbands);
+  });
+
+  it("access checks, top-ups and reviews find a wristband by its NFC or UHF in any case", async () => {
+    const made = await freshWristband({
+      ticket_type_id: cat.type("Day Ticket").id,
+      valid_days: [today().id],
+    });
+    for (const code of [made.nfc.toLowerCase(), made.uhf.toLowerCase(), made.ticket.code.toLowerCase()]) {
+      const res = await post("/v1/access-checks", key, { code, zone_id: cat.zone("General Area").id });
+      expect(expectOk(res, q.AccessCheck)).toMatchObject({
+        allowed: true,
+        reason: null,
+        wristband: { id: made.wristbandId },
+      });
+    }
+    const quoted = expectOk(
+      await api.get(`/v1/topup-bonuses/quote?amounts=1000&code=${made.uhf.toLowerCase()}`, key),
+      r.TopupBonusQuote,
+    ).data[0]!;
+    const topup = await post("/v1/topups", key, {
+      code: made.nfc.toLowerCase(),
+      amount: 1000,
+      payment_method: "cash",
+      bonus_amount: quoted.bonus_amount,
+      bonus_rule: quoted.rule?.id ?? null,
+    });
+    expect(expectOk(topup, r.Topup, 201).wristband_id).toBe(made.wristbandId);
+    const pair = await pendingPair();
+    const kept = await post(`/v1/wristbands/${pair.second.nfc.toLowerCase()}/review`, key, {
+      decision: "keep",
+    });
+    expect(expectOk(kept, r.Wristband)).toMatchObject({ nfc: pair.second.nfc, status: "active" });
+  });
+});
+
 describe("scopes, activation and rate-limit buckets", () => {
   type Endpoint = {
     name: string;

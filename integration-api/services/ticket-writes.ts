@@ -14,6 +14,10 @@ import { lockTicketOrFail, nowOrigin, type Origin } from "./write-common";
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
+/** A stored code and a presented one name the same thing (case does not matter, as in lookups). */
+const sameStoredCode = (stored: string | null, presented: string) =>
+  stored !== null && stored.toLowerCase() === presented.trim().toLowerCase();
+
 /** Tickets: creation, cancellation and check-in (online, or synced late by an offline gate). */
 export class TicketWrites {
   constructor(
@@ -33,22 +37,28 @@ export class TicketWrites {
     }
     for (const [i, t] of tickets.entries()) this.checkTicketReferences(t, i, v);
 
+    // Codes are compared whatever their case (api-v1-decisions): "tk-1" and "TK-1" are one code.
     const given = new Map<string, number>();
     tickets.forEach((t, i) => {
       if (!t.code) return;
-      if (given.has(t.code)) {
+      const key = t.code.toLowerCase();
+      if (given.has(key)) {
         throw new ApiError(
           "ticket_code_taken",
-          "This code appears twice in the batch.",
+          "This code appears twice in the batch (codes are compared whatever their case).",
           `tickets[${i}].code`,
         );
       }
-      given.set(t.code, i);
+      given.set(key, i);
     });
     const taken = await writeStore.existingCodes(tx, [...given.keys()]);
-    const clash = tickets.findIndex((t) => t.code && taken.has(t.code));
+    const clash = tickets.findIndex((t) => t.code && taken.has(t.code.toLowerCase()));
     if (clash >= 0)
-      throw new ApiError("ticket_code_taken", "A ticket with this code exists.", `tickets[${clash}].code`);
+      throw new ApiError(
+        "ticket_code_taken",
+        "A ticket with this code exists (codes are compared whatever their case).",
+        `tickets[${clash}].code`,
+      );
 
     const codes = await this.assignCodes(tx, tickets, new Set(given.keys()));
     const at = now.toISOString();
@@ -69,7 +79,18 @@ export class TicketWrites {
       created_at: at,
       updated_at: at,
     }));
-    await writeStore.insertTickets(tx, rows);
+    try {
+      await writeStore.insertTickets(tx, rows);
+    } catch (err) {
+      // Another request created one of these codes (in any case) since they were checked.
+      if ((err as { code?: string }).code === "23505")
+        throw new ApiError(
+          "ticket_code_taken",
+          "A ticket with one of these codes was just created.",
+          "tickets",
+        );
+      throw err;
+    }
     const data = rows.map((row) =>
       this.reads.toTicket(
         {
@@ -109,6 +130,7 @@ export class TicketWrites {
     });
   }
 
+  /** Codes for the tickets sent without one; `used` holds the batch's own codes, lower-cased. */
   private async assignCodes(tx: Queryable, tickets: NewTicket[], used: Set<string>): Promise<string[]> {
     const codes = tickets.map((t) => t.code ?? "");
     for (;;) {
@@ -119,9 +141,10 @@ export class TicketWrites {
       );
       const taken = await writeStore.existingCodes(tx, fresh);
       missing.forEach((index, k) => {
-        if (!taken.has(fresh[k]) && !used.has(fresh[k])) {
+        const key = fresh[k].toLowerCase();
+        if (!taken.has(key) && !used.has(key)) {
           codes[index] = fresh[k];
-          used.add(fresh[k]);
+          used.add(key);
         }
       });
     }
@@ -150,7 +173,7 @@ export class TicketWrites {
     const nfc = body.wristband.nfc;
     if (ticket.status === "inactive") throw new ApiError("ticket_inactive", "The ticket is cancelled.");
     if (ticket.status === "used") {
-      if (ticket.wristband_nfc === nfc) return this.reads.toTicket(ticket, v);
+      if (sameStoredCode(ticket.wristband_nfc, nfc)) return this.reads.toTicket(ticket, v);
       throw new ApiError("ticket_already_used", "The ticket is already accredited with another wristband.");
     }
     const wristbandId = await this.linkOrCreateWristband(tx, ticket, body.wristband, origin.createdAt);
@@ -181,7 +204,8 @@ export class TicketWrites {
       await this.checkIn(tx, UNRESTRICTED, code, { wristband }, origin);
       return "checked_in";
     }
-    if (ticket.status === "inactive" || ticket.wristband_nfc === wristband.nfc) return "unchanged";
+    if (ticket.status === "inactive" || sameStoredCode(ticket.wristband_nfc, wristband.nfc))
+      return "unchanged";
     const competing = await this.linkOrCreateWristband(tx, ticket, wristband, origin.createdAt);
     const all = (await writeStore.lockWristbandsOfTicket(tx, ticket.id)).map((w) => w.id);
     await writeStore.setWristbandStatus(

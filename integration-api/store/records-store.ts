@@ -1,9 +1,10 @@
 import type { Queryable } from "./db";
 import {
+  lookupCode,
   Params,
   recordVisible,
+  sameCodeSql,
   sqlInstant,
-  storableText,
   ticketVisible,
   toPage,
   type Visibility,
@@ -106,6 +107,11 @@ export interface ScanRow {
   created_at: string;
 }
 
+/** SQL condition: the wristband aliased `w` has the code in `placeholder` as NFC or UHF, any case. */
+export function wristbandCodeSql(w: string, placeholder: string): string {
+  return `(${sameCodeSql(`${w}.nfc`, placeholder)} or ${sameCodeSql(`${w}.uhf`, placeholder)})`;
+}
+
 const TICKET_COLUMNS = `t.id, t.code, t.status, t.ticket_type_id, t.attendee_name, t.attendee_email, t.document_type,
   t.document_number, t.valid_day_ids, t.extra_zone_ids, t.wristband_id, tw.nfc as wristband_nfc, t.checked_in_at,
   t.created_at, t.updated_at`;
@@ -152,10 +158,14 @@ export const recordsStore = {
     return page<TicketRow>(db, TICKET_COLUMNS, TICKET_FROM, "t", where, p, req);
   },
 
+  /** By code, whatever its case (an exact match first, for codes stored before case mattered). */
   async ticketByCode(db: Queryable, v: Visibility, code: string): Promise<TicketRow | undefined> {
-    if (!storableText(code)) return undefined;
+    const wanted = lookupCode(code);
+    if (wanted === null) return undefined;
     const p = new Params();
-    const sql = `select ${TICKET_COLUMNS} from ${TICKET_FROM} where t.code = ${p.add(code)} and ${ticketVisible(p, v)}`;
+    const c = p.add(wanted);
+    const sql = `select ${TICKET_COLUMNS} from ${TICKET_FROM} where ${sameCodeSql("t.code", c)}
+      and ${ticketVisible(p, v)} order by (t.code = ${c}) desc, t.id limit 1`;
     return (await db.query<TicketRow>(sql, p.values))[0];
   },
 
@@ -172,13 +182,15 @@ export const recordsStore = {
     return page<WristbandRow>(db, WRISTBAND_COLUMNS, WRISTBAND_FROM, "w", where, p, req);
   },
 
-  /** By NFC or UHF code. */
+  /** By NFC or UHF code, whatever its case (an exact match first). */
   async wristbandByCode(db: Queryable, v: Visibility, code: string): Promise<WristbandRow | undefined> {
-    if (!storableText(code)) return undefined;
+    const wanted = lookupCode(code);
+    if (wanted === null) return undefined;
     const p = new Params();
-    const c = p.add(code);
+    const c = p.add(wanted);
     const sql = `select ${WRISTBAND_COLUMNS} from ${WRISTBAND_FROM}
-      where (w.nfc = ${c} or w.uhf = ${c}) and ${wristbandVisible(p, v)} order by w.id limit 1`;
+      where ${wristbandCodeSql("w", c)} and ${wristbandVisible(p, v)}
+      order by (w.nfc = ${c} or w.uhf is not distinct from ${c}) desc, w.id limit 1`;
     return (await db.query<WristbandRow>(sql, p.values))[0];
   },
 

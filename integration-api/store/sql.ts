@@ -53,6 +53,24 @@ export function recordVisible(p: Params, v: Visibility, r = "r"): string {
 }
 
 /**
+ * A code as a lookup compares it (api-v1-decisions: codes in paths and bodies are matched
+ * case-insensitively after trimming surrounding whitespace, and stored as issued): `null` when
+ * no stored code can match it (empty, or holding a NUL the store cannot compare).
+ */
+export function lookupCode(code: string): string | null {
+  const trimmed = code.trim();
+  return trimmed && storableText(trimmed) ? trimmed : null;
+}
+
+/**
+ * SQL condition: `column` holds the code in `placeholder`, whatever the case of either. Written
+ * as `lower(column) = lower(…)` so the `lower(…)` indexes of migration 003 serve it.
+ */
+export function sameCodeSql(column: string, placeholder: string): string {
+  return `lower(${column}) = lower(${placeholder})`;
+}
+
+/**
  * PostgreSQL text cannot hold NUL, and a parameter containing one is an error: a code with NUL
  * matches no stored record, so lookups answer "not found" without asking the database.
  */

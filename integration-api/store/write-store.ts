@@ -1,6 +1,13 @@
 import type { Queryable } from "./db";
-import type { SaleRow, ScanRow, TicketRow, TopupRow, WristbandRow } from "./records-store";
-import { Params, storableText, ticketVisible, type Visibility, wristbandVisible } from "./sql";
+import {
+  type SaleRow,
+  type ScanRow,
+  type TicketRow,
+  type TopupRow,
+  type WristbandRow,
+  wristbandCodeSql,
+} from "./records-store";
+import { lookupCode, Params, sameCodeSql, ticketVisible, type Visibility, wristbandVisible } from "./sql";
 
 /** Statements of the write side. Callers run them inside one transaction per request. */
 
@@ -58,18 +65,26 @@ export const writeStore = {
     ]);
   },
 
+  /**
+   * Which of these codes a ticket already has, whatever the case (codes are letters, digits, "-"
+   * and "_": lower-casing them is the same in JavaScript and SQL). Answers them lower-cased.
+   */
   async existingCodes(db: Queryable, codes: string[]): Promise<Set<string>> {
-    const rows = await db.query<{ code: string }>("select code from tickets where code = any($1::text[])", [
-      codes,
-    ]);
+    const rows = await db.query<{ code: string }>(
+      "select lower(code) as code from tickets where lower(code) = any($1::text[])",
+      [codes.map((c) => c.toLowerCase())],
+    );
     return new Set(rows.map((r) => r.code));
   },
 
-  /** The ticket with this code in the key's scope, locked for the transaction. */
+  /** The ticket with this code (any case) in the key's scope, locked for the transaction. */
   async lockTicket(db: Queryable, v: Visibility, code: string): Promise<TicketRow | undefined> {
-    if (!storableText(code)) return undefined;
+    const wanted = lookupCode(code);
+    if (wanted === null) return undefined;
     const p = new Params();
-    const sql = `${TICKET_LOCK} where t.code = ${p.add(code)} and ${ticketVisible(p, v)} for update of t`;
+    const c = p.add(wanted);
+    const sql = `${TICKET_LOCK} where ${sameCodeSql("t.code", c)} and ${ticketVisible(p, v)}
+      order by (t.code = ${c}) desc, t.id limit 1 for update of t`;
     return (await db.query<TicketRow>(sql, p.values))[0];
   },
 
@@ -95,13 +110,14 @@ export const writeStore = {
     );
   },
 
-  /** Wristband by NFC or UHF in the key's scope (all wristbands without a visibility), locked. */
+  /** Wristband by NFC or UHF (any case) in the key's scope (all wristbands without a visibility), locked. */
   async lockWristbandByCode(db: Queryable, v: Visibility, code: string): Promise<WristbandRow | undefined> {
-    if (!storableText(code)) return undefined;
+    const wanted = lookupCode(code);
+    if (wanted === null) return undefined;
     const p = new Params();
-    const c = p.add(code);
-    const sql = `${WRISTBAND_LOCK} where (w.nfc = ${c} or w.uhf = ${c}) and ${wristbandVisible(p, v)}
-      order by w.id limit 1 for update of w`;
+    const c = p.add(wanted);
+    const sql = `${WRISTBAND_LOCK} where ${wristbandCodeSql("w", c)} and ${wristbandVisible(p, v)}
+      order by (w.nfc = ${c} or w.uhf is not distinct from ${c}) desc, w.id limit 1 for update of w`;
     return (await db.query<WristbandRow>(sql, p.values))[0];
   },
 

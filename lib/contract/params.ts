@@ -155,5 +155,7 @@ const codeParam = (description: string) =>
       .max(256)
       .openapi({ param: { name: "code", in: "path" }, description }),
   });
-export const TicketCodeParam = codeParam("The ticket code.");
-export const WristbandCodeParam = codeParam("The wristband NFC or UHF code.");
+export const TicketCodeParam = codeParam("The ticket code, in any case (spaces around it are ignored).");
+export const WristbandCodeParam = codeParam(
+  "The wristband NFC or UHF code, in any case (spaces around it are ignored).",
+);

@@ -26,7 +26,10 @@ export const NewTicket = z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{3,63}$/, "code must be 4 to 64 letters, digits, - or _.")
       .optional()
-      .openapi({ description: "Generated when absent. Unique across the event." }),
+      .openapi({
+        description:
+          "Generated when absent. Unique across the event whatever its case (409 ticket_code_taken); stored as issued.",
+      }),
     ticket_type_id: Id,
     attendee: z
       .object({

@@ -13,6 +13,8 @@ export interface Dashboard {
    * seen `x-ratelimit-*` state of the key.
    */
   upstream: UpstreamClient;
+  /** The instant now: what "today" is at the gate is read from it (tests set it). */
+  clock: () => Date;
 }
 
 // One per process, kept on globalThis so that module re-evaluation (dev reloads) reuses it.
@@ -27,7 +29,7 @@ export function getDashboard(): Promise<Dashboard> {
       baseUrl: config.CASHLESS_API_URL,
       apiKey: config.CASHLESS_API_KEY,
     });
-    return { config, db, upstream };
+    return { config, db, upstream, clock: () => new Date() };
   })();
   return holder.__dashboard;
 }

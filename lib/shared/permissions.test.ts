@@ -10,6 +10,12 @@ describe("permission table", () => {
     expect(can("staff", "overview.view")).toBe(false);
   });
 
+  it("lets only supervisors and managers check a ticket in on a day it is not valid for", () => {
+    expect(can("staff", "tickets.checkin_override")).toBe(false);
+    expect(can("supervisor", "tickets.checkin_override")).toBe(true);
+    expect(can("manager", "tickets.checkin_override")).toBe(true);
+  });
+
   it("lets supervisors run the desks and sign nights off, and only managers cancel and import", () => {
     expect(can("supervisor", "topups.create")).toBe(true);
     expect(can("supervisor", "reconciliation.signoff")).toBe(true);

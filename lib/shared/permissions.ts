@@ -16,6 +16,8 @@ export const permissions = {
   "scans.view": ["manager", "supervisor", "staff"],
   "tickets.view": ["manager", "supervisor", "staff"],
   "tickets.checkin": ["manager", "supervisor", "staff"],
+  /** "Check in anyway": a ticket on a day it is not valid for (the server refuses it to others). */
+  "tickets.checkin_override": ["manager", "supervisor"],
   "tickets.cancel": ["manager"],
   "tickets.import": ["manager"],
   "wristbands.view": ["manager", "supervisor", "staff"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeSearchText, searchWords } from "./search-text";
+import { joinedVariants, normalizeSearchText, searchWords } from "./search-text";
 
 describe("normalizeSearchText", () => {
   it("lowercases and drops accents, so a name typed without them matches", () => {
@@ -20,9 +20,9 @@ describe("normalizeSearchText", () => {
     expect(normalizeSearchText("Straße Søren Łukasz Æsa Œuvre")).toBe("strasse soren lukasz aesa oeuvre");
   });
 
-  it("drops apostrophes and breaks words at hyphens, dots and extra spaces", () => {
-    expect(normalizeSearchText("O'Brien")).toBe("obrien");
-    expect(normalizeSearchText("d’Artagnan")).toBe("dartagnan");
+  it("breaks words at apostrophes, hyphens, dots and extra spaces (joined words are indexed too)", () => {
+    expect(normalizeSearchText("O'Brien")).toBe("o brien");
+    expect(normalizeSearchText("d’Artagnan")).toBe("d artagnan");
     expect(normalizeSearchText("  Jean-Luc   St. Clair ")).toBe("jean luc st clair");
   });
 
@@ -40,5 +40,21 @@ describe("searchWords", () => {
   it("splits the normalized text into words", () => {
     expect(searchWords("María José Álvarez-Dubois")).toEqual(["maria", "jose", "alvarez", "dubois"]);
     expect(searchWords("   ")).toEqual([]);
+  });
+});
+
+describe("joinedVariants", () => {
+  it("joins each pair of adjacent words, then all of them", () => {
+    expect(joinedVariants(["mac", "donald"])).toEqual([["macdonald"]]);
+    expect(joinedVariants(["van", "der", "berg"])).toEqual([
+      ["vander", "berg"],
+      ["van", "derberg"],
+      ["vanderberg"],
+    ]);
+    expect(joinedVariants(["obrien"])).toEqual([]);
+  });
+
+  it("stays bounded for long queries", () => {
+    expect(joinedVariants(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]).length).toBeLessThanOrEqual(8);
   });
 });

@@ -74,6 +74,8 @@ export async function startHarness(
     rateLimits?: Partial<RateLimits>;
     env?: Record<string, string>;
     upstream?: boolean;
+    /** The dashboard's clock (what "today" is at the gate); the real one by default. */
+    clock?: () => Date;
   } = {},
 ): Promise<Harness> {
   const api = options.upstream === false ? null : await createTestApi({ scale: options.scale ?? 0.02 });
@@ -92,6 +94,7 @@ export async function startHarness(
     env: { CASHLESS_API_KEY: key, ...options.env },
     ...(api ? { fetch: async (url: string, init: RequestInit) => api.app.request(url, init) } : {}),
     client: { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 50))) },
+    clock: options.clock,
   });
   installDashboard(dashboard);
   for (const role of ["manager", "supervisor", "staff"] as const)

@@ -8,7 +8,7 @@ export const TEST_SESSION_SECRET = "test-session-secret-0123456789abcdef-xyz";
 export const TEST_API_KEY = `eak_test_${"k".repeat(43)}`;
 
 /**
- * A dashboard (`{ config, db, upstream }`) for tests: a validated configuration (test key and
+ * A dashboard (`{ config, db, upstream, clock }`) for tests: a validated configuration (test key and
  * secret unless given), the test's store, and an upstream client on `fetch` (the in-process
  * Integration API's `app.request`, or a stand-in that refuses every request).
  */
@@ -18,6 +18,8 @@ export function testDashboard(
     env?: Record<string, string>;
     fetch?: FetchLike;
     client?: Partial<UpstreamClientOptions>;
+    /** The dashboard's clock (default: the real one). */
+    clock?: () => Date;
   } = {},
 ): Dashboard {
   const config: DashboardConfig = parseDashboardConfig({
@@ -32,7 +34,7 @@ export function testDashboard(
     fetch: options.fetch ?? (async () => Promise.reject(new Error("no upstream in this test"))),
     ...options.client,
   });
-  return { config, db, upstream };
+  return { config, db, upstream, clock: options.clock ?? (() => new Date()) };
 }
 
 /** Makes `dashboard` the process's dashboard, as `getDashboard()` answers it to route handlers. */

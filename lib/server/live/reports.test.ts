@@ -129,6 +129,13 @@ describe("live reports", () => {
     expect(overview.by_day.reduce((n, d) => n + d.count, 0)).toBeGreaterThan(0);
     const scans = await scansDayReport(db, { dayId: null });
     expect(scans.day?.id).toBe(overview.day?.id);
+    // No words of the server's own: scans without a zone (check-ins) have no name, the screen names them.
+    const days = (await api.get<{ data: { id: string }[] }>("/v1/days", key)).body.data;
+    const zones = [];
+    for (const day of days) zones.push(...(await scansDayReport(db, { dayId: day.id })).by_zone);
+    expect(zones.some((z) => z.zone_id === "" && z.name === null)).toBe(true);
+    expect(zones.filter((z) => z.zone_id !== "").every((z) => typeof z.name === "string")).toBe(true);
+    expect(JSON.stringify(zones)).not.toContain("No zone");
     await expect(salesDayReport(db, { dayId: "day_nope" })).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -321,8 +321,9 @@ export async function scansDayReport(
       latest_denials: [],
     };
   const rows = await aggregates.scanHours(db, day.id);
-  const zoneName = (id: string) => (id ? (zoneRows.find((z) => z.zone_id === id)?.name ?? id) : "No zone");
-  const zones = new Map<string, { zone_id: string; name: string; allowed: number; denied: number }>();
+  // Scans without a zone (check-ins) have a null name: the screen says "no zone" in its language.
+  const zoneName = (id: string) => (id ? (zoneRows.find((z) => z.zone_id === id)?.name ?? id) : null);
+  const zones = new Map<string, { zone_id: string; name: string | null; allowed: number; denied: number }>();
   const hours = new Map<string, ScansDayReport["hours"][number]>();
   const reasons = new Map<string, number>();
   for (const r of rows) {
@@ -341,7 +342,10 @@ export async function scansDayReport(
     hours.set(r.hour, h);
     zones.set(r.zone_id, z);
   }
-  const byZone = [...zones.values()].sort((a, b) => a.name.localeCompare(b.name));
+  // Named zones by name, the zoneless ones last.
+  const byZone = [...zones.values()].sort(
+    (a, b) => Number(a.name === null) - Number(b.name === null) || (a.name ?? "").localeCompare(b.name ?? ""),
+  );
   return {
     ...ctx,
     day,

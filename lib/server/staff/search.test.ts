@@ -7,6 +7,7 @@ import { NAME_MATCHES_MAX } from "@/lib/shared/api/search";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { testDashboard } from "@/lib/testing/test-dashboard";
 import { upsertTickets } from "../store/mirror";
+import { saveResourceOutcome } from "../store/sync-state";
 import { UpstreamClient } from "../upstream/client";
 import { findTicketsByName, search } from "./search";
 
@@ -60,21 +61,32 @@ beforeAll(async () => {
     }),
   });
   expect(created.status).toBe(201);
+  // TK-SEARCH-1…5: the sample ticket again under these names.
+  const names = [
+    "Inés Álvarez Dubois",
+    "Álvaro Núñez",
+    "Siobhán O'Brien",
+    "Ewan MacDonald",
+    "Lena Van der Berg",
+  ];
   await upsertTickets(db, [
     ...tickets,
-    {
+    ...names.map((name, i) => ({
       ...sample,
-      id: "tck_search_1",
-      code: "TK-SEARCH-1",
-      attendee: { ...sample.attendee, name: "Inés Álvarez Dubois" },
-    },
-    {
-      ...sample,
-      id: "tck_search_2",
-      code: "TK-SEARCH-2",
-      attendee: { ...sample.attendee, name: "Álvaro Núñez" },
-    },
+      id: `tck_search_${i + 1}`,
+      code: `TK-SEARCH-${i + 1}`,
+      attendee: { ...sample.attendee, name },
+    })),
   ]);
+  // The first walk of the tickets is done: a name nobody has is "nothing found".
+  await saveResourceOutcome(db, {
+    resource: "tickets",
+    at: new Date(),
+    ok: true,
+    lagSeconds: 0,
+    requests: 1,
+    records: 1,
+  });
 });
 
 afterAll(async () => {
@@ -83,6 +95,8 @@ afterAll(async () => {
 });
 
 const dashboard = () => ({ ...testDashboard(db), upstream });
+const codes = (found: Awaited<ReturnType<typeof search>>) =>
+  found.kind === "names" ? found.matches.map((m) => m.code) : found;
 const STAFF = { id: "u_gate", username: "gate", role: "staff" as const, locale: null };
 
 async function refusal(text: string): Promise<ConsoleError> {
@@ -113,15 +127,50 @@ describe("header search", () => {
           name: "Inés Álvarez Dubois",
           status: sample.status,
           ticket_type: sample.ticket_type.name,
+          valid_days: sample.valid_days,
+          extra_zones: sample.extra_zones,
+          checked_in_at: sample.checked_in_at,
+          wristband: sample.wristband?.nfc ?? null,
+          // The catalog is not mirrored in this store: the type's zones are not known.
+          type_zone_ids: null,
         },
       ],
       more: false,
+      loading: null,
+      gate: { now: expect.any(String), timeZone: "UTC", days: [], zones: [] },
     });
     const partial = await search(dashboard(), STAFF, "ALV");
     expect(partial.kind === "names" && partial.matches.map((m) => m.code)).toEqual(
       expect.arrayContaining(["TK-SEARCH-1", "TK-SEARCH-2"]),
     );
     expect(upstreamRequests).toBe(before);
+  });
+
+  it("finds a code typed in lower case, with spaces, or with a scanner's suffix", async () => {
+    for (const typed of [
+      sample.code.toLowerCase(),
+      ` ${sample.code.toLowerCase()}\r\n`,
+      band.nfc.toLowerCase(),
+    ]) {
+      const found = await search(dashboard(), STAFF, typed);
+      expect(found.kind === "names" ? null : found.code).toBe(
+        typed === band.nfc.toLowerCase() ? band.nfc : sample.code,
+      );
+    }
+    const spaced = `${sample.code.slice(0, 5)} ${sample.code.slice(5)}`.toLowerCase();
+    expect(await search(dashboard(), STAFF, spaced)).toEqual({ kind: "ticket", code: sample.code });
+  });
+
+  it("ignores punctuation and spaces inside names: o brien, obrien and O'Brien find each other", async () => {
+    // The demo has O'Briens of its own: the ticket must be among the matches.
+    const found = async (typed: string) => codes(await search(dashboard(), STAFF, typed)) as string[];
+    for (const typed of ["o brien", "obrien", "O'Brien", "o'bri", "brien", "siobhan o b", "siobhan obri"])
+      expect(await found(typed), typed).toContain("TK-SEARCH-3");
+    expect(await found("siobhan o brien")).toEqual(["TK-SEARCH-3"]);
+    for (const typed of ["mac donald", "macdonald", "ewan mac don"])
+      expect(await found(typed), typed).toContain("TK-SEARCH-4");
+    for (const typed of ["vanderberg", "van der berg", "lena vander", "vander berg"])
+      expect(await found(typed), typed).toContain("TK-SEARCH-5");
   });
 
   it("tries a single word no name matches as a code too (codes of letters only)", async () => {
@@ -151,9 +200,45 @@ describe("header search", () => {
         attendee: { ...sample.attendee, name: `Manyname Person${String.fromCharCode(97 + i)}` },
       })),
     );
-    const found = await findTicketsByName(db, "manyname");
+    const found = await findTicketsByName(dashboard(), "manyname");
     expect(found.matches).toHaveLength(NAME_MATCHES_MAX);
     expect(found.more).toBe(true);
     expect(found.matches[0]!.name).toBe("Manyname Persona");
+  });
+});
+
+describe("while the tickets are still being mirrored", () => {
+  it("a name search says how many names are there so far and shows what is there, never “nothing found”", async () => {
+    const fresh = await openTestDashboardStore();
+    try {
+      await upsertTickets(fresh, [{ ...sample, id: "tck_loading_1", code: "TK-LOADING-1" }]);
+      const early = { ...testDashboard(fresh), upstream };
+      const none = await search(early, STAFF, "Nobody Here");
+      expect(none).toMatchObject({ kind: "names", matches: [], loading: { mirrored: 1 } });
+      const some = await search(early, STAFF, sample.attendee.name);
+      expect(some).toMatchObject({ kind: "names", loading: { mirrored: 1 } });
+      expect(codes(some)).toEqual(["TK-LOADING-1"]);
+      // A walk that failed half-way is not done either; a completed one is.
+      await saveResourceOutcome(fresh, {
+        resource: "tickets",
+        at: new Date(),
+        ok: false,
+        lagSeconds: null,
+        requests: 1,
+        records: 0,
+      });
+      expect(await search(early, STAFF, "Nobody Here")).toMatchObject({ loading: { mirrored: 1 } });
+      await saveResourceOutcome(fresh, {
+        resource: "tickets",
+        at: new Date(),
+        ok: true,
+        lagSeconds: 0,
+        requests: 1,
+        records: 1,
+      });
+      await expect(search(early, STAFF, "Nobody Here")).rejects.toMatchObject({ code: "nothing_found" });
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -4,10 +4,14 @@ import type { SessionUser } from "../auth/session";
 import type { Dashboard } from "../dashboard";
 import { liveLookup } from "../http/lookup-budget";
 import { callUpstream } from "../http/upstream-errors";
-import { eventDays, eventFormat } from "../store/event-settings";
+import { eventFormat } from "../store/event-settings";
 import { wristbandTopups } from "../store/wristband-topups";
+import { gateInfo } from "./gate";
 
-/** One wristband, live, with its top-ups from the mirror (the API has no per-wristband top-up list). */
+/**
+ * One wristband, live, with its top-ups from the mirror (the API has no per-wristband top-up list)
+ * and what its verdict needs.
+ */
 export async function wristbandView(
   dashboard: Dashboard,
   user: SessionUser,
@@ -16,12 +20,12 @@ export async function wristbandView(
   const wristband = await callUpstream(() =>
     dashboard.upstream.wristbandByCode(code, liveLookup(dashboard, user)),
   );
-  const [{ currency, timeZone }, days, topups] = await Promise.all([
+  const [{ currency, timeZone }, gate, topups] = await Promise.all([
     eventFormat(dashboard.db),
-    eventDays(dashboard.db),
+    gateInfo(dashboard),
     wristbandTopups(dashboard.db, wristband.id),
   ]);
-  return { wristband, currency, timeZone, days: days.map(({ id, name }) => ({ id, name })), topups };
+  return { wristband, currency, timeZone, gate, topups };
 }
 
 /** One page (25) of a wristband's sales, live, with items and taxes. */

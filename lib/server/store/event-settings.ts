@@ -21,3 +21,37 @@ export async function eventFormat(db: Queryable): Promise<{ currency: string; ti
 export function eventDays(db: Queryable): Promise<LiveDay[]> {
   return db.query<LiveDay>("select id, name, date, starts_at, ends_at from m_days order by starts_at");
 }
+
+/**
+ * What the gate's verdict needs of the event, in one statement (a name search asks for it every
+ * time): its zone (UTC before the first sync), its days in order, its zones by name.
+ */
+export async function gateCatalog(db: Queryable): Promise<{
+  timeZone: string;
+  days: LiveDay[];
+  zones: { id: string; name: string }[];
+}> {
+  const [row] = await db.query<{
+    time_zone: string | null;
+    days: LiveDay[] | null;
+    zones: { id: string; name: string }[] | null;
+  }>(
+    `select (select time_zone from m_event limit 1) as time_zone,
+       (select json_agg(json_build_object('id', id, 'name', name, 'date', date,
+          'starts_at', to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'ends_at', to_char(ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+          order by starts_at) from m_days) as days,
+       (select json_agg(json_build_object('id', id, 'name', name) order by name, id) from m_zones) as zones`,
+  );
+  return { timeZone: row?.time_zone ?? "UTC", days: row?.days ?? [], zones: row?.zones ?? [] };
+}
+
+/** The zones a ticket type opens (its mirrored `zones`); null when the type is not mirrored. */
+export async function ticketTypeZoneIds(db: Queryable, ticketTypeId: string): Promise<string[] | null> {
+  const [row] = await db.query<{ zone_ids: string[] | null }>(
+    `select coalesce((select array_agg(z->>'id') from jsonb_array_elements(data->'zones') z), '{}') as zone_ids
+     from m_ticket_types where id = $1`,
+    [ticketTypeId],
+  );
+  return row ? (row.zone_ids ?? []) : null;
+}

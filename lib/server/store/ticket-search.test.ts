@@ -71,7 +71,17 @@ describe("tickets by name words", () => {
 
   it("needs every typed word; answers the code, type and status", async () => {
     expect(await ticketsByNameWords(db, ["alvarez", "dubois"], 20)).toEqual([
-      { code: "TK-000001", name: "Álvarez Dubois", status: "used", ticket_type: "VIP weekend" },
+      {
+        code: "TK-000001",
+        name: "Álvarez Dubois",
+        status: "used",
+        ticket_type: "VIP weekend",
+        valid_days: [],
+        extra_zones: [],
+        checked_in_at: null,
+        wristband: null,
+        type_zone_ids: null,
+      },
     ]);
     expect(await ticketsByNameWords(db, ["alvarez", "nobody"], 20)).toEqual([]);
   });
@@ -92,6 +102,41 @@ describe("tickets by name words", () => {
     expect(names(await ticketsByNameWords(db, ["dubois", "j"], 20))).toEqual(["Jean-Luc Dubois"]);
   });
 
+  it("indexes adjacent words joined, so punctuation and inner spaces do not matter (migration 016)", async () => {
+    await upsertTickets(db, [ticket("Seán O'Brien"), ticket("Anna Van der Berg")]);
+    for (const typed of [["o", "brien"], ["obrien"], ["brien"], ["sean", "obr"]])
+      expect(names(await ticketsByNameWords(db, typed, 20)), typed.join(" ")).toEqual(["Seán O'Brien"]);
+    for (const typed of [["vanderberg"], ["vander", "berg"], ["van", "derberg"], ["anna", "vanderb"]])
+      expect(names(await ticketsByNameWords(db, typed, 20)), typed.join(" ")).toEqual(["Anna Van der Berg"]);
+  });
+
+  it("answers what the gate's verdict needs, the zones of a mirrored ticket type included", async () => {
+    await db.query(
+      `insert into m_ticket_types (id, name, data) values ('tt_gate', 'Gate pass',
+         '{"zones": [{"id": "z_main", "name": "Main"}, {"id": "z_vip", "name": "VIP"}]}')`,
+    );
+    const day = { id: "d2", name: "Day 2" };
+    await upsertTickets(db, [
+      ticket("Verdict Person", {
+        status: "used",
+        ticket_type: { id: "tt_gate", name: "Gate pass" },
+        valid_days: [day],
+        extra_zones: [{ id: "z_camp", name: "Camping" }],
+        checked_in_at: "2026-07-11T18:00:00.000Z",
+        wristband: { id: "w1", nfc: "04AABB" },
+      }),
+    ]);
+    expect(await ticketsByNameWords(db, ["verdict"], 20)).toEqual([
+      expect.objectContaining({
+        valid_days: [day],
+        extra_zones: [{ id: "z_camp", name: "Camping" }],
+        checked_in_at: "2026-07-11T18:00:00.000Z",
+        wristband: "04AABB",
+        type_zone_ids: ["z_main", "z_vip"],
+      }),
+    ]);
+  });
+
   it("stops at the limit", async () => {
     expect(await ticketsByNameWords(db, ["a"], 2)).toHaveLength(2);
   });
@@ -108,6 +153,17 @@ describe("tickets by name words", () => {
     await db.query("delete from m_tickets where id = $1", [t.id]);
     expect(await ticketsByNameWords(db, ["pilar"], 20)).toEqual([]);
     expect(await db.query("select 1 from m_ticket_words where ticket_id = $1", [t.id])).toEqual([]);
+  });
+
+  it("re-derives the names of tickets with an apostrophe (migration 016 forgets them; the store fills them again)", async () => {
+    const t = ticket("Niamh O’Connor");
+    await upsertTickets(db, [t]);
+    // As migration 016 leaves such a row: no search_name, no words, until the store opens.
+    await db.query("update m_tickets set search_name = null where id = $1", [t.id]);
+    expect(await ticketsByNameWords(db, ["connor"], 20)).toEqual([]);
+    expect(await fillTicketSearchNames(db)).toBe(1);
+    expect(names(await ticketsByNameWords(db, ["o", "connor"], 20))).toEqual(["Niamh O’Connor"]);
+    expect(names(await ticketsByNameWords(db, ["oconnor"], 20))).toEqual(["Niamh O’Connor"]);
   });
 
   it("gives tickets mirrored before the name index their words", async () => {

@@ -14,6 +14,13 @@ export interface TicketNameRow {
   name: string;
   status: TicketStatus;
   ticket_type: string;
+  /** What the gate's verdict needs, from the mirrored ticket. */
+  valid_days: { id: string; name: string }[];
+  extra_zones: { id: string; name: string }[];
+  checked_in_at: string | null;
+  wristband: string | null;
+  /** The zones its ticket type opens; null when the type is not mirrored. */
+  type_zone_ids: string[] | null;
 }
 
 /** The first string after every string that starts with `prefix`, in byte ("C" collation) order. */
@@ -55,8 +62,13 @@ export async function ticketsByNameWords(
        limit $5
      )
      select t.code, t.status, t.data->'attendee'->>'name' as name,
-       t.data->'ticket_type'->>'name' as ticket_type
-     from best b join m_tickets t on t.id = b.ticket_id
+       t.data->'ticket_type'->>'name' as ticket_type,
+       coalesce(t.data->'valid_days', '[]') as valid_days, coalesce(t.data->'extra_zones', '[]') as extra_zones,
+       t.data->>'checked_in_at' as checked_in_at, t.data->'wristband'->>'nfc' as wristband,
+       case when tt.id is null then null else
+         coalesce((select array_agg(z->>'id') from jsonb_array_elements(tt.data->'zones') z), '{}') end
+         as type_zone_ids
+     from best b join m_tickets t on t.id = b.ticket_id left join m_ticket_types tt on tt.id = t.ticket_type_id
      order by b.whole desc, starts_with(b.search_name, $4) desc, b.search_name, b.ticket_id`,
     [words, words.map(prefixUpperBound), words.length, words[0], limit],
   );
@@ -81,4 +93,18 @@ export async function fillTicketSearchNames(db: Queryable, pageSize = 1000): Pro
     );
     filled += rows.length;
   }
+}
+
+/**
+ * While the first walk of the tickets is not done (a new instance mirroring the event), how many
+ * tickets the mirror holds so far; null once a walk has completed. The API tells no total, so
+ * "N of M" cannot be known: the screen says how many names are there and that more are coming.
+ */
+export async function ticketNamesLoading(db: Queryable): Promise<{ mirrored: number } | null> {
+  const [walk] = await db.query<{ done: boolean }>(
+    "select last_success_at is not null as done from sync_state where resource = 'tickets'",
+  );
+  if (walk?.done) return null;
+  const [row] = await db.query<{ n: number }>("select count(*)::int as n from m_tickets");
+  return { mirrored: row?.n ?? 0 };
 }

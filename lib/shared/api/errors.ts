@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   nothing_found: 404,
   import_not_found: 404,
   night_not_ended: 409,
+  ticket_not_valid_today: 409,
   night_incomplete: 409,
   /** Closing a night (issue 24): one code per fault. */
   unknown_count_line: 400,

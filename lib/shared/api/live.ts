@@ -278,12 +278,15 @@ export type ScanRow = z.infer<typeof ScanRow>;
 export const ScansDayReport = LiveContext.extend({
   day: LiveDay.nullable(),
   totals: z.object({ allowed: count, denied: count }),
-  zones: z.array(z.object({ zone_id: z.string(), name: z.string() })),
+  /** Zones of the day's scans; `name` null for scans without a zone (check-ins): the screen names them. */
+  zones: z.array(z.object({ zone_id: z.string(), name: z.string().nullable() })),
   /** Per hour: allowed and denied per zone id. */
   hours: z.array(
     z.object({ hour: instant, allowed: count, denied: count, by_zone: z.record(z.string(), count) }),
   ),
-  by_zone: z.array(z.object({ zone_id: z.string(), name: z.string(), allowed: count, denied: count })),
+  by_zone: z.array(
+    z.object({ zone_id: z.string(), name: z.string().nullable(), allowed: count, denied: count }),
+  ),
   denied_by_reason: z.array(z.object({ reason: z.string(), count })),
   latest_denials: z.array(ScanRow),
 });

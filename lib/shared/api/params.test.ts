@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { typedText } from "./params";
+import { CodeParam, SearchQuery, typedText } from "./params";
 
 describe("typedText", () => {
   const line = typedText({ max: 10 });
@@ -31,5 +31,27 @@ describe("typedText", () => {
   it("bounds the length", () => {
     expect(line.safeParse("x".repeat(11)).success).toBe(false);
     expect(comment.safeParse("ab").success).toBe(false);
+  });
+});
+
+describe("CodeParam", () => {
+  it("normalises a code the one way (lib/shared/codes.ts) before every route reads it", () => {
+    expect(CodeParam.parse(" tk y6us2dvu\r\n")).toBe("TK-Y6US2DVU");
+    expect(CodeParam.parse("04:a1:b2:c3:d4:e5:f6\t")).toBe("04A1B2C3D4E5F6");
+  });
+
+  it("refuses an empty code, control characters left inside and an overlong one", () => {
+    expect(CodeParam.safeParse(" \r\n").success).toBe(false);
+    expect(CodeParam.safeParse("TK\u0007X").success).toBe(false);
+    expect(CodeParam.safeParse("x".repeat(65)).success).toBe(false);
+  });
+});
+
+describe("SearchQuery", () => {
+  it("takes a scanned code with its suffix, and refuses other control characters", () => {
+    expect(SearchQuery.parse({ q: "TK-Y6US2DVU\r\n" }).q).toBe("TK-Y6US2DVU");
+    expect(SearchQuery.parse({ q: "ana\tperez" }).q).toBe("ana perez");
+    expect(SearchQuery.safeParse({ q: "a\u0007b" }).success).toBe(false);
+    expect(SearchQuery.safeParse({ q: " \r\n" }).success).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ticketStatuses } from "@/lib/contract/resources";
+import { normalizeCode } from "../codes";
 
 /**
  * Parameters of the console's route handlers, declared once: the server validates with them
@@ -29,24 +30,37 @@ export function typedText(options: { max: number; min?: number; multiline?: bool
     .refine((s) => !LONE_SURROGATE.test(s), "is not valid text (a lone surrogate).");
 }
 
-/** A code from a URL segment or query: what a ticket, NFC or UHF code may be. */
+/**
+ * A code from a URL segment, a query or a body: what a ticket, NFC or UHF code may be, normalised
+ * the one way (`normalizeCode`: scanner suffixes and spaces dropped, the ticket prefix's dash and
+ * NFC hex pairs mended), so every route finds what the search finds.
+ */
 export const CodeParam = z
   .string()
-  .trim()
-  .min(1, "Enter a code.")
-  .max(64, "This code is too long.")
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]+$/, "This code has characters no code has.");
+  .transform(normalizeCode)
+  .pipe(
+    z
+      .string()
+      .min(1, "Enter a code.")
+      .max(64, "This code is too long.")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+      .regex(/^[^\u0000-\u001f\u007f]+$/, "This code has characters no code has."),
+  );
 
 /** GET /api/staff/search: what was typed or scanned in the header's search box (a code or a name). */
 export const SearchQuery = z.object({
   q: z
     .string()
-    .trim()
-    .min(1, "Type a code or a name.")
-    .max(100, "This is too long for a code or a name.")
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-    .regex(/^[^\u0000-\u001f\u007f]+$/, "This text has characters no code or name has."),
+    // What a scanner appends or pastes bring (CR, LF, tab) is a space, not a fault.
+    .transform((s) => s.replace(/[\r\n\t]+/g, " ").trim())
+    .pipe(
+      z
+        .string()
+        .min(1, "Type a code or a name.")
+        .max(100, "This is too long for a code or a name.")
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+        .regex(/^[^\u0000-\u001f\u007f]+$/, "This text has characters no code or name has."),
+    ),
 });
 
 /** An event day id. */

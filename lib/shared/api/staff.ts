@@ -1,12 +1,21 @@
 import { z } from "zod";
 import { Ticket, Topup, TopupBonusQuote, Transaction, Wristband } from "@/lib/contract/resources";
+import { GateInfo } from "./gate";
 
 /** Answers of the staff tools' route handlers, declared once (server and browser parse them). */
 
 export { Ticket, Topup, TopupBonusQuote, Transaction, Wristband } from "@/lib/contract/resources";
 
-/** GET /api/tickets/{code}; POST …/check-in and …/cancel answer `{ ticket }`. */
-export const TicketView = z.object({ ticket: Ticket, timeZone: z.string() });
+/**
+ * GET /api/tickets/{code}: the ticket, live, with what its verdict needs (the zones its type opens:
+ * null when the type is not mirrored). POST …/check-in and …/cancel answer `{ ticket }`.
+ */
+export const TicketView = z.object({
+  ticket: Ticket,
+  timeZone: z.string(),
+  gate: GateInfo,
+  typeZoneIds: z.array(z.string()).nullable(),
+});
 export type TicketView = z.infer<typeof TicketView>;
 export const TicketAnswer = z.object({ ticket: Ticket });
 
@@ -20,12 +29,12 @@ export const TicketListView = z.object({
 });
 export type TicketListView = z.infer<typeof TicketListView>;
 
-/** GET /api/wristbands/{code} */
+/** GET /api/wristbands/{code}: the wristband, live, with what its verdict needs (`gate`). */
 export const WristbandView = z.object({
   wristband: Wristband,
   currency: z.string(),
   timeZone: z.string(),
-  days: z.array(z.object({ id: z.string(), name: z.string() })),
+  gate: GateInfo,
   /** Top-ups of this wristband from the mirror (newest first). */
   topups: z.array(Topup),
 });

@@ -11,6 +11,7 @@ export default async function Page({ params }: { params: Promise<{ code: string 
       <TicketView
         code={decodeURIComponent(code)}
         canCheckIn={can(user.role, "tickets.checkin")}
+        canOverride={can(user.role, "tickets.checkin_override")}
         canCancel={can(user.role, "tickets.cancel")}
       />
     </Screen>

@@ -6,9 +6,15 @@ import { checkInTicket } from "@/lib/server/staff/tickets";
 import { CodeParam, CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
 import { TicketAnswer } from "@/lib/shared/api/staff";
 
-const Body = z.object({ nfc: CodeParam, uhf: CodeParam.optional(), idempotency_key: IdempotencyKey });
+const Body = z.object({
+  nfc: CodeParam,
+  uhf: CodeParam.optional(),
+  idempotency_key: IdempotencyKey,
+  /** "Check in anyway" on a day the ticket is not valid for (tickets.checkin_override). */
+  override: z.boolean().optional(),
+});
 
-/** Check a ticket in, linking a wristband (entered or scanned). */
+/** Check a ticket in, linking a wristband (entered or scanned); on a wrong day only with an override. */
 export const POST = route<{ code: string }>(
   "tickets.checkin",
   async ({ request, user, dashboard, params }) => {
