@@ -100,11 +100,12 @@ describeStoreFunctions("dashboard", {
     "update a_topups_ticket_type set amount = 0",
     "delete from m_ticket_words where word = 'dubois'",
   ],
+  // The migrations' rebuilds first (016 re-derives the words), then the changed files' (each once).
   rebuilds: [
+    "select ticket_words_recompute()",
     "select live_recompute_aggregates()",
     "select live_recompute_topup_types()",
     "select attention_recompute()",
-    "select ticket_words_recompute()",
   ],
   derived: ["a_sales_hour", "a_device_minute", "a_topups_ticket_type", "m_ticket_words"],
 });
