@@ -74,9 +74,18 @@ export async function startHarness(
     rateLimits?: Partial<RateLimits>;
     env?: Record<string, string>;
     upstream?: boolean;
+    /** One clock for the console's per-minute rules and the Integration API's rate limiter. */
+    now?: () => Date;
   } = {},
 ): Promise<Harness> {
-  const api = options.upstream === false ? null : await createTestApi({ scale: options.scale ?? 0.02 });
+  const clock = options.now;
+  const api =
+    options.upstream === false
+      ? null
+      : await createTestApi({
+          scale: options.scale ?? 0.02,
+          ...(clock ? { clock: () => clock().getTime() } : {}),
+        });
   const key = api
     ? (
         await api.createKey({
@@ -89,10 +98,12 @@ export async function startHarness(
     : TEST_API_KEY;
   const db = await openTestDashboardStore();
   const dashboard = testDashboard(db, {
-    env: { CASHLESS_API_KEY: key, ...options.env },
+    // The console's public address is the one its requests name (the Host check).
+    env: { CASHLESS_API_KEY: key, PUBLIC_URL: ORIGIN, ...options.env },
     ...(api ? { fetch: async (url: string, init: RequestInit) => api.app.request(url, init) } : {}),
     client: { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 50))) },
   });
+  if (clock) dashboard.now = clock;
   installDashboard(dashboard);
   for (const role of ["manager", "supervisor", "staff"] as const)
     await addUser(db, role, PASSWORDS[role], role);

@@ -2,6 +2,7 @@ import "server-only";
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
+import { isIPv4, isIPv6 } from "node:net";
 
 /**
  * The source address of a request, for the sign-in throttle and the session list.
@@ -52,4 +53,16 @@ export function requestOrigin(
     };
   }
   return { host: request.headers.get("host"), proto: null };
+}
+
+/**
+ * Whether a Host header (`name[:port]`) names `localhost` or an IP literal (dotted IPv4, bracketed
+ * IPv6): no DNS name, so no DNS rebinding can make a foreign site's page send it.
+ */
+export function isLoopbackOrIpHost(host: string): boolean {
+  const v6 = /^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$/.exec(host);
+  if (v6) return isIPv6(v6[1]!);
+  const named = /^([^:[\]]+)(?::\d{1,5})?$/.exec(host);
+  if (!named) return false;
+  return named[1]!.toLowerCase() === "localhost" || isIPv4(named[1]!);
 }
