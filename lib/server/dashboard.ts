@@ -13,6 +13,8 @@ export interface Dashboard {
    * seen `x-ratelimit-*` state of the key.
    */
   upstream: UpstreamClient;
+  /** The clock of rules counted per minute (the lookup budget); tests inject one. Default: the system's. */
+  now?: () => Date;
 }
 
 // One per process, kept on globalThis so that module re-evaluation (dev reloads) reuses it.

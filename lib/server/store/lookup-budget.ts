@@ -1,34 +1,79 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
 
-/** A counter of live upstream lookups in a fixed window, and the most it may reach. */
-export interface BudgetCounter {
-  subject: string;
-  limit: number;
+/** The limits one lookup is checked against (see http/lookup-budget.ts for the rule). */
+export interface LookupLimits {
+  /** Lookups every user together may make in the window (the lookups' share of the key's quota). */
+  pool: number;
+  /** Lookups one user may make in the window at most (LOOKUP_BUDGET). */
+  perUser: number;
 }
 
+/** Where the window stood when a lookup was decided. */
+export interface LookupCount {
+  /** Whether the lookup was counted (false: refused, nothing counted). */
+  taken: boolean;
+  /** Lookups counted in the window, every user together. */
+  used: number;
+  /** The user's lookups counted in the window. */
+  mine: number;
+  /** Users active in this window or the one before, the asking user included. */
+  active: number;
+  /** The most this user may take in the window now: min(perUser, pool / (active + 1)), at least 1. */
+  share: number;
+}
+
+const POOL = "lookups";
+
+/** Users active in the row's window or the one before, the asking user ($2) included. */
+const ACTIVE = `(select count(*)::int from (
+    select jsonb_object_keys(b.users) union select jsonb_object_keys(b.previous_users) union select $2::text
+  ) k)`;
+
+/** A user's share of the pool: what is left for one more user than are active, within perUser. */
+const shareOf = (active: string) => `least($4::int, greatest(1, floor($3::numeric / (${active} + 1))::int))`;
+
 /**
- * Counts one lookup against each counter in order, each with one atomic upsert (parallel lookups
- * each get their own count): the first counter (the user's own) always counts; the next ones only
- * while the earlier ones were within their limits, so a user over their own budget does not use up
- * the shared pools. A counter whose window is not `windowStart` starts over. Answers the first
- * counter that went over its limit, or null.
+ * Counts one lookup of `userId` in the window starting at `windowStart`, in ONE statement, or
+ * refuses it without counting anything. Counted only while the window's pool has room and the user
+ * is below their share (see LookupCount.share); a row of an older window starts over (the users of
+ * the window just before are kept as active). The row lock of ON CONFLICT DO UPDATE serialises
+ * parallel lookups, and the decision reads only that locked row, so no pool or share is ever
+ * exceeded, on PGlite and on PostgreSQL alike.
  */
 export async function takeLookup(
   db: Queryable,
-  counters: BudgetCounter[],
+  userId: string,
+  limits: LookupLimits,
   windowStart: Date,
-): Promise<BudgetCounter | null> {
-  for (const counter of counters) {
-    const [row] = await db.query<{ used: number }>(
-      `insert into lookup_budget as b (subject, window_start, used) values ($1, $2, 1)
-       on conflict (subject) do update set
-         used = case when b.window_start = excluded.window_start then b.used + 1 else 1 end,
-         window_start = excluded.window_start
-       returning used`,
-      [counter.subject, windowStart],
-    );
-    if (row!.used > counter.limit) return counter;
-  }
-  return null;
+  previousWindowStart: Date,
+): Promise<LookupCount> {
+  // "Same window" is `>=`: an instance whose clock is a little behind counts into the newer window
+  // instead of starting an older one over.
+  const [taken] = await db.query<{ used: number; mine: number }>(
+    `insert into lookup_budget as b (pool, window_start, used, users, previous_users)
+     values ($1, $5, 1, jsonb_build_object($2::text, 1), '{}'::jsonb)
+     on conflict (pool) do update set
+       used = case when b.window_start >= excluded.window_start then b.used + 1 else 1 end,
+       users = case when b.window_start >= excluded.window_start
+         then b.users || jsonb_build_object($2::text, coalesce((b.users ->> $2)::int, 0) + 1)
+         else excluded.users end,
+       previous_users = case
+         when b.window_start >= excluded.window_start then b.previous_users
+         when b.window_start = $6::timestamptz then b.users
+         else '{}'::jsonb end,
+       window_start = greatest(b.window_start, excluded.window_start)
+     where b.window_start < excluded.window_start
+       or (b.used < $3::int and coalesce((b.users ->> $2)::int, 0) < ${shareOf(ACTIVE)})
+     returning used, (users ->> $2)::int as mine`,
+    [POOL, userId, limits.pool, limits.perUser, windowStart, previousWindowStart],
+  );
+  const [row] = await db.query<{ used: number; mine: number; active: number; share: number }>(
+    `select b.used, coalesce((b.users ->> $2)::int, 0) as mine, ${ACTIVE} as active,
+       ${shareOf(ACTIVE)} as share
+     from lookup_budget b where b.pool = $1`,
+    [POOL, userId, limits.pool, limits.perUser],
+  );
+  const after = row ?? { used: 0, mine: 0, active: 1, share: Math.min(limits.perUser, limits.pool) };
+  return { taken: taken !== undefined, ...after, ...(taken ?? {}) };
 }
