@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { COUNTED_METHODS } from "../reconciliation";
 import { CountAmount, DayFigures, LiveContext, LiveDay, SalesTotals } from "./live";
+import { DeviceId, typedText } from "./params";
 
 /** Answers of the night reconciliation (`app/api/reconciliation/*`). Money in integer minor units. */
 
@@ -176,11 +177,11 @@ export type NightReport = z.infer<typeof NightReport>;
 /** POST /api/reconciliation/signoff */
 export const SignoffRequest = z.object({
   day_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid day id."),
-  comment: z.string().max(2000).default(""),
+  comment: typedText({ max: 2000, multiline: true }).default(""),
   counted: z
     .array(
       z.object({
-        device_id: z.string().max(200),
+        device_id: DeviceId.or(z.literal("")),
         payment_method: z
           .string()
           .refine((m) => (COUNTED_METHODS as readonly string[]).includes(m), "must be cash or card."),
@@ -197,7 +198,7 @@ export type ResyncAnswer = z.infer<typeof ResyncAnswer>;
 
 export const WaiverRequest = z.object({
   day_id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "not a valid day id."),
-  device_id: z.string().trim().min(1).max(100),
-  reason: z.string().trim().min(3, "Say why (at least 3 characters).").max(500),
+  device_id: DeviceId,
+  reason: typedText({ min: 3, max: 500, multiline: true, tooShort: "Say why (at least 3 characters)." }),
 });
 export type WaiverRequest = z.infer<typeof WaiverRequest>;
