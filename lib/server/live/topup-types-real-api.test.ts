@@ -139,7 +139,13 @@ describe("paid top-ups by ticket type against the upstream's records", () => {
         const outcome = await sendBuffered(
           api.services,
           "gate-offline-9",
-          { kind: "check_in", ticketCode: ticket.code, nfc: loose.nfc, uhf: loose.uhf, at: new Date() },
+          {
+            kind: "check_in",
+            ticketCode: ticket.code,
+            nfc: loose.nfc,
+            uhf: loose.uhf ?? `UHF-${loose.nfc}`,
+            at: new Date(),
+          },
           new Date(),
         );
         if (outcome === "review_pair") pairsMade++;
