@@ -3,6 +3,7 @@ import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { isIPv4, isIPv6 } from "node:net";
+import { markMethod } from "./methods";
 
 /**
  * The source address of a request, for the sign-in throttle and the session list.
@@ -18,13 +19,17 @@ export const PEER_HEADER = "x-eoc-peer-address";
 
 const holder = globalThis as typeof globalThis & { __peerStamping?: boolean };
 
-/** Starts stamping requests of this process with their socket address (once per process). */
+/**
+ * Starts stamping requests of this process with their socket address (once per process), and
+ * marking a method the framework cannot handle so that proxy.ts refuses it (see methods.ts).
+ */
 export function stampPeerAddresses(): void {
   if (holder.__peerStamping) return;
   holder.__peerStamping = true;
   subscribe("http.server.request.start", (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     request.headers[PEER_HEADER] = socket.remoteAddress ?? "";
+    markMethod(request);
   });
 }
 
