@@ -147,7 +147,7 @@ test("the scanner loads its WebAssembly and reads a code under the CSP", async (
     await page.getByRole("button", { name: "Scan" }).click();
     // Debian's Chromium has no BarcodeDetector: the ponyfill compiles ZXing's .wasm, then reads.
     // The code read runs the search at once: nothing has it.
-    await expect(page.getByText("Nothing has this code or name.")).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByText(`Nothing with the code ${code}`)).toBeVisible({ timeout: 60_000 });
     const wasm = await page.evaluate(() =>
       performance
         .getEntriesByType("resource")

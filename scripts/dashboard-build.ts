@@ -16,6 +16,7 @@ const SOURCES = [
   "messages",
   "proxy.ts",
   "instrumentation.ts",
+  "instrumentation-client.ts",
   "next.config.ts",
   "package-lock.json",
 ];

@@ -29,7 +29,6 @@ import { driftLabel } from "./drift-label";
 import { SignoffHistory, SignoffPanel } from "./signoff-panel";
 
 const REPORT_PATH = "/api/reconciliation";
-const PRINT_STYLE = `@media print { nav, header, search, [role=search], .no-print { display: none !important; } body { background: white; } section { break-inside: avoid; } }`;
 
 type Money = (minor: number) => string;
 
@@ -52,7 +51,6 @@ export function NightView({ canSign }: { canSign: boolean }) {
 
   return (
     <div className="space-y-6" data-testid="night">
-      <style>{PRINT_STYLE}</style>
       <DayReportHeader
         report={data}
         day={data.day}

@@ -64,7 +64,6 @@ export const PERMISSIONS_POLICY = [
   "usb=()",
   "serial=()",
   "hid=()",
-  "bluetooth=()",
   "midi=()",
   "magnetometer=()",
   "gyroscope=()",
