@@ -1,7 +1,5 @@
-import { readdirSync } from "node:fs";
 import http, { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
-import { join, relative } from "node:path";
 import fc from "fast-check";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +7,7 @@ import { addUser } from "@/lib/server/auth/users";
 import { allowedMethods, FRAMEWORK_METHODS, markMethod } from "@/lib/server/http/methods";
 import { SyncWorker } from "@/lib/server/sync";
 import { type Harness, PASSWORDS, type RouteModule, startHarness } from "@/lib/testing/console-harness";
+import { routeModules } from "@/lib/testing/route-modules";
 import { TEST_SESSION_SECRET } from "@/lib/testing/test-dashboard";
 
 /**
@@ -42,23 +41,10 @@ interface Target {
 
 /** Every app/api/**\/route.ts with its dynamic segments and exported methods. */
 async function targets(): Promise<Target[]> {
-  const root = join(__dirname);
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name));
-      else if (entry.name === "route.ts") files.push(join(dir, entry.name));
-    }
-  };
-  walk(root);
-  const found: Target[] = [];
-  for (const file of files.sort()) {
-    const path = `/api/${relative(root, file).replace(/\/?route\.ts$/, "")}`;
-    const module = (await import(file)) as RouteModule;
+  return (await routeModules()).flatMap(({ path, module }) => {
     const segments = [...path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]!);
-    for (const method of METHODS) if (module[method]) found.push({ path, segments, method, module });
-  }
-  return found;
+    return METHODS.filter((method) => module[method]).map((method) => ({ path, segments, method, module }));
+  });
 }
 
 let h: Harness;
@@ -97,7 +83,22 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** Strings that are not text (NUL, lone surrogates): every typed field gets them often. */
+const notText = fc.constantFrom("a\u0000b", "\u0000", "\ud800", "x\udc00y", "🎉\ud83c", "ok\ud83d");
+
+/** Cursors of the latest lists that decode to what Date.parse takes and a store does not. */
+const badCursor = fc.constantFrom(
+  "MXx4",
+  "99999",
+  "Tue 2026",
+  Buffer.from("Tue 2026|x").toString("base64url"),
+  Buffer.from("2026-02-30T00:00:00.000Z|5a1e").toString("base64url"),
+  Buffer.from("0000-01-01T00:00:00.000Z|x").toString("base64url"),
+);
+
 const junk = fc.oneof(
+  { weight: 1, arbitrary: notText },
+  { weight: 1, arbitrary: badCursor },
   {
     weight: 4,
     arbitrary: fc.constantFrom(
@@ -125,18 +126,6 @@ const junk = fc.oneof(
       "275760-09-13T00:00:00Z",
       "imp_0000000000000000",
       "imp_zz",
-      // Text that is not text: NUL inside, lone surrogates high and low.
-      "a\u0000b",
-      "\ud800",
-      "x\udc00y",
-      "🎉\ud83c",
-      // Cursors that decode to something Date.parse takes and the store does not.
-      "MXx4",
-      "99999",
-      "Tue 2026",
-      Buffer.from("2026-02-30T00:00:00.000Z|5a1e").toString("base64url"),
-      Buffer.from("0000-01-01T00:00:00.000Z|x").toString("base64url"),
-      Buffer.from("1|x|y").toString("base64url"),
       "T-00001",
       "' or 1=1 --",
       "<script>alert(1)</script>",
@@ -181,19 +170,7 @@ const QUERY_OF: Record<string, string[]> = {
   "/api/wristbands/[code]/sales": ["starting_after"],
 };
 
-/** Strings that are not text (NUL, lone surrogates): every typed field gets them often. */
-const notText = fc.constantFrom("a\u0000b", "\u0000", "\ud800", "x\udc00y", "🎉\ud83c", "ok\ud83d");
 const typed = fc.oneof({ weight: 3, arbitrary: junk }, { weight: 1, arbitrary: notText });
-
-/** Cursors of the latest lists: junk, and ones that decode to what Date.parse takes and a store does not. */
-const badCursor = fc.constantFrom(
-  "MXx4",
-  "99999",
-  "Tue 2026",
-  Buffer.from("Tue 2026|x").toString("base64url"),
-  Buffer.from("2026-02-30T00:00:00.000Z|5a1e").toString("base64url"),
-  Buffer.from("99999|x").toString("base64url"),
-);
 
 const near = () =>
   fc.oneof(

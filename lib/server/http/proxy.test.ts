@@ -1,9 +1,8 @@
-import { readdirSync } from "node:fs";
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
-import { join, relative } from "node:path";
 import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it } from "vitest";
+import { routeModules } from "@/lib/testing/route-modules";
 import { TEST_API_KEY, TEST_SESSION_SECRET } from "@/lib/testing/test-dashboard";
 import { allowedMethods, METHOD_HEADER, markMethod, ROUTE_METHODS } from "./methods";
 import { cameOverTls, contentSecurityPolicy, PERMISSIONS_POLICY, securityHeaders } from "./security-headers";
@@ -178,21 +177,11 @@ describe("methods", () => {
   });
 
   it("the table names exactly the methods each app/api route handler exports", async () => {
-    const root = join(process.cwd(), "app/api");
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (entry.isDirectory()) walk(join(dir, entry.name));
-        else if (entry.name === "route.ts") files.push(join(dir, entry.name));
-      }
-    };
-    walk(root);
     const actual: Record<string, string[]> = {};
-    for (const file of files) {
-      const module = (await import(file)) as Record<string, unknown>;
-      const path = `/api/${relative(root, file).replace(/\/?route\.ts$/, "")}`;
-      actual[path] = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => typeof module[m] === "function");
-    }
+    for (const { path, module } of await routeModules())
+      actual[path] = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(
+        (m) => typeof module[m as "GET"] === "function",
+      );
     expect(actual).toEqual(Object.fromEntries(Object.entries(ROUTE_METHODS).map(([p, m]) => [p, [...m]])));
   });
 });

@@ -3,6 +3,7 @@ import type { Ticket, Topup, Wristband } from "@/lib/contract";
 import type { Db } from "@/lib/db/db";
 import { seededRandom } from "@/lib/testing/fake-clock";
 import { insertEventDays, saleRecord, topupRecord } from "@/lib/testing/mirror-records";
+import { paidTopupsByType } from "@/lib/testing/topup-types";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import {
   deleteDayRecordsNotIn,
@@ -180,23 +181,7 @@ describe("paid top-ups by ticket type, kept by the mirror's triggers", () => {
    */
   function expected(topups: Map<string, Topup>, tickets: Map<string, Ticket>, links: Map<string, string>) {
     const typeOfCode = new Map([...tickets.values()].map((t) => [t.code, t.ticket_type.id]));
-    const groups = new Map<
-      string,
-      { day_id: string; ticket_type_id: string; count: number; amount: number }
-    >();
-    for (const t of topups.values()) {
-      if (t.status !== "completed" || t.direction !== "topup" || t.nature !== "paid") continue;
-      const code = links.get(t.wristband_id);
-      const type = (code && typeOfCode.get(code)) || "";
-      const key = `${t.day_id}|${type}`;
-      const g = groups.get(key) ?? { day_id: t.day_id, ticket_type_id: type, count: 0, amount: 0 };
-      g.count++;
-      g.amount += t.amount;
-      groups.set(key, g);
-    }
-    return [...groups.values()].sort((a, b) =>
-      a.day_id !== b.day_id ? (a.day_id < b.day_id ? -1 : 1) : a.ticket_type_id < b.ticket_type_id ? -1 : 1,
-    );
+    return paidTopupsByType(topups.values(), (wristband) => typeOfCode.get(links.get(wristband) ?? "") ?? "");
   }
 
   it("follow each wristband's own ticket, whatever order tickets, review pairs and top-ups arrive in", async () => {

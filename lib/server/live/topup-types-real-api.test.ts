@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db/db";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { seededRandom } from "@/lib/testing/fake-clock";
 import { realApiWithClient } from "@/lib/testing/real-api-sync";
+import { paidTopupsByType } from "@/lib/testing/topup-types";
 import { SyncWorker } from "../sync/worker";
 
 /**
@@ -67,21 +68,8 @@ async function upstreamSplit() {
     api.walk<Ticket>("/v1/tickets", writeKey),
   ]);
   const typeOfCode = new Map(tickets.map((t) => [t.code, t.ticket_type.id]));
-  const ticketOf = new Map(wristbands.map((w) => [w.id, w.ticket?.code ?? null]));
-  const groups = new Map<string, { day_id: string; ticket_type_id: string; count: number; amount: number }>();
-  for (const t of topups) {
-    if (t.status !== "completed" || t.direction !== "topup" || t.nature !== "paid") continue;
-    const code = ticketOf.get(t.wristband_id);
-    const type = (code && typeOfCode.get(code)) || "";
-    const key = `${t.day_id}|${type}`;
-    const g = groups.get(key) ?? { day_id: t.day_id, ticket_type_id: type, count: 0, amount: 0 };
-    g.count++;
-    g.amount += t.amount;
-    groups.set(key, g);
-  }
-  return [...groups.values()].sort((a, b) =>
-    a.day_id !== b.day_id ? (a.day_id < b.day_id ? -1 : 1) : a.ticket_type_id < b.ticket_type_id ? -1 : 1,
-  );
+  const ticketOf = new Map(wristbands.map((w) => [w.id, w.ticket?.code ?? ""]));
+  return paidTopupsByType(topups, (wristband) => typeOfCode.get(ticketOf.get(wristband) ?? "") ?? "");
 }
 
 const kept = () =>
