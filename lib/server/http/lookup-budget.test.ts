@@ -86,12 +86,13 @@ describe("fair lookups between three users: a staff account hammering, a supervi
   it("the first minute: the hammering account stops at half the pool, the others keep working", async () => {
     nextMinute();
     const staff = await until429(() => hammer(cookies.staff));
-    // Alone, a user may take pool ÷ (1 + 1) = 24 reads: 12 searches of two reads each.
+    // The first half of the pool (24 reads) is first come, first served: 12 searches of two reads;
+    // alone, a user's fair share is 48 ÷ (1 + 1) = 24, which it then has.
     expect(staff.answered).toBe(12);
     const refusal = await errorOf(staff.refused!);
     expect(refusal.code).toBe("lookup_budget_exhausted");
     expect(refusal.message).toMatch(
-      /^Live lookups are shared by 1 people this minute and you have used your share \(24\)/,
+      /^You have used half of this minute's live lookups \(24\), the most one person may take/,
     );
     const retryAfter = Number(staff.refused!.headers.get("retry-after"));
     expect(retryAfter).toBe(55);
@@ -117,10 +118,11 @@ describe("fair lookups between three users: a staff account hammering, a supervi
     expect(Object.values(users).sort((a, b) => a - b)).toEqual([5, 10, 24]);
   });
 
-  it("the next minute: each of the three may take a third of what leaves room for one more (12), and gets it", async () => {
+  it("the next minute: the hammering account again stops at half the pool, the other two get their share (12)", async () => {
     nextMinute();
     const staff = await until429(() => hammer(cookies.staff));
-    expect(staff.answered).toBe(6); // 12 reads
+    expect(staff.answered).toBe(12); // the first half, 24 reads, first come first served
+    // The three were active the minute before: a fair share is 48 ÷ (3 + 1) = 12.
     expect((await errorOf(staff.refused!)).message).toMatch(
       /^Live lookups are shared by 3 people this minute and you have used your share \(12\)/,
     );
@@ -128,11 +130,18 @@ describe("fair lookups between three users: a staff account hammering, a supervi
     expect(supervisor.answered).toBe(12);
     const desk = await until429(() => deskQuote(cookies.desk));
     expect(desk.answered).toBe(12);
-    // A fourth user, arriving now, still finds room (48 − 36 = 12, a share of 48 ÷ 5 = 9).
+    // The pool is spent: a fourth user waits for the next minute.
     const manager = await until429(() => ticketLookup(cookies.manager));
-    expect(manager.answered).toBe(9);
-    const { used } = await counted();
-    expect(used).toBe(45);
+    expect(manager.answered).toBe(0);
+    expect((await errorOf(manager.refused!)).message).toMatch(/^Live lookups are busy/);
+    expect((await counted()).used).toBe(48);
+  });
+
+  it("a user alone in a quiet minute keeps working up to half the pool", async () => {
+    nextMinute();
+    nextMinute(); // nobody was active the minute before
+    const alone = await until429(() => ticketLookup(cookies.supervisor));
+    expect(alone.answered).toBe(24);
   });
 
   it("a share never exceeds LOOKUP_BUDGET, and the refusal names it", async () => {
@@ -183,13 +192,17 @@ describe("the budget in the store", () => {
         expect(row!.users[user] ?? 0).toBe(mine);
         expect(mine).toBeLessThanOrEqual(24);
       }
-      // The next window starts over and remembers who was active: u1 and the others who got a lookup.
+      // The next window starts over and remembers who was active: u1 takes the first half again,
+      // then a newcomer's fair share counts the users of the window before.
       const active = Object.keys(row!.users).length;
       expect(active).toBeGreaterThanOrEqual(2);
       const next = new Date(window.getTime() + MINUTE);
       let again = 0;
       while ((await takeLookup(db, "u1", limits, next, window)).taken) again++;
-      expect(again).toBe(Math.floor(48 / (active + 1)));
+      expect(again).toBe(24);
+      let newcomer = 0;
+      while ((await takeLookup(db, "u7", limits, next, window)).taken) newcomer++;
+      expect(newcomer).toBe(Math.floor(48 / (active + 1 + 1)));
       // Two windows later nobody is active any more: a lone user gets half the pool again.
       const later = new Date(window.getTime() + 3 * MINUTE);
       let alone = 0;
@@ -201,6 +214,12 @@ describe("the budget in the store", () => {
         "select window_start, used from lookup_budget",
       );
       expect(after).toEqual({ window_start: later.toISOString(), used: 25 });
+      // No user goes past LOOKUP_BUDGET, whatever the pool leaves.
+      const capped = { pool: 48, perUser: 5 };
+      const fresh = new Date(window.getTime() + 10 * MINUTE);
+      let five = 0;
+      while ((await takeLookup(db, "u5", capped, fresh, new Date(fresh.getTime() - MINUTE))).taken) five++;
+      expect(five).toBe(5);
     } finally {
       await db.close();
     }

@@ -12,11 +12,12 @@ import type { RequestOptions } from "../upstream/client";
  *
  * - every lookup together: 40 % of the key's read limit a minute (the pool) — the share the sync
  *   worker leaves them (it never spends the last 40 % of a window), so lookups cannot starve it;
- * - each user: at most min(LOOKUP_BUDGET, pool ÷ (active users + 1)) a minute, at least 1, where
- *   the active users are those who looked something up this minute or the one before (the asking
- *   user included). The "+ 1" keeps a share free for someone who has not asked yet: one account
- *   hammering takes at most half of the pool, two at most a third each, and so on, so a
- *   supervisor and the desk's bonus quote keep working while a staff account hammers.
+ * - each user: at most LOOKUP_BUDGET a minute;
+ * - the first half of the pool is first come, first served; once it is used, a user goes on only
+ *   below their fair share, pool ÷ (active users + 1), where the active users are those who looked
+ *   something up this minute or the one before (the asking user included; the "+ 1" keeps a share
+ *   free for someone who has not asked yet). So one account hammering takes at most half the pool,
+ *   and a supervisor and the desk's bonus quote keep working while it does.
  *
  * And no silent waits: a lookup never waits more than 2 s for the upstream (a longer `retry-after`
  * is answered at once, "busy, try again in N s").
@@ -39,9 +40,11 @@ function refusal(count: LookupCount, pool: number, perUser: number, retryAfter: 
   const message =
     count.used >= pool
       ? `Live lookups are busy (the share of the cashless quota they may use this minute is used up): try again in ${retryAfter} s.`
-      : count.share >= perUser
+      : count.mine >= perUser
         ? `You have used your ${perUser} live lookups of this minute: try again in ${retryAfter} s.`
-        : `Live lookups are shared by ${count.active} people this minute and you have used your share (${count.share}): try again in ${retryAfter} s.`;
+        : count.active === 1
+          ? `You have used half of this minute's live lookups (${count.mine}), the most one person may take: try again in ${retryAfter} s.`
+          : `Live lookups are shared by ${count.active} people this minute and you have used your share (${count.fair}): try again in ${retryAfter} s.`;
   return new ConsoleError("lookup_budget_exhausted", message, { retryAfter });
 }
 

@@ -19,8 +19,8 @@ export interface LookupCount {
   mine: number;
   /** Users active in this window or the one before, the asking user included. */
   active: number;
-  /** The most this user may take in the window now: min(perUser, pool / (active + 1)), at least 1. */
-  share: number;
+  /** The user's fair share once half the pool is used: pool ÷ (active + 1), at least 1. */
+  fair: number;
 }
 
 const POOL = "lookups";
@@ -30,16 +30,21 @@ const ACTIVE = `(select count(*)::int from (
     select jsonb_object_keys(b.users) union select jsonb_object_keys(b.previous_users) union select $2::text
   ) k)`;
 
-/** A user's share of the pool: what is left for one more user than are active, within perUser. */
-const shareOf = (active: string) => `least($4::int, greatest(1, floor($3::numeric / (${active} + 1))::int))`;
+/** The fair share: what leaves room for one more user than are active ($3: the pool). */
+const FAIR = `greatest(1, floor($3::numeric / (${ACTIVE} + 1))::int)`;
+
+/** The user's ($2) lookups in the row's window. */
+const MINE = "coalesce((b.users ->> $2)::int, 0)";
 
 /**
  * Counts one lookup of `userId` in the window starting at `windowStart`, in ONE statement, or
- * refuses it without counting anything. Counted only while the window's pool has room and the user
- * is below their share (see LookupCount.share); a row of an older window starts over (the users of
- * the window just before are kept as active). The row lock of ON CONFLICT DO UPDATE serialises
- * parallel lookups, and the decision reads only that locked row, so no pool or share is ever
- * exceeded, on PGlite and on PostgreSQL alike.
+ * refuses it without counting anything. Counted while the pool ($3) has room and the user is below
+ * LOOKUP_BUDGET ($4), and either less than half the pool is used or the user is below their fair
+ * share. A row of an older window starts over (the users of the window just before are kept as
+ * active). The row lock of ON CONFLICT DO UPDATE serialises parallel lookups, and the decision
+ * reads only that locked row, so no pool or share is ever exceeded, on PGlite and on PostgreSQL
+ * alike. "Same window" is `>=`: an instance whose clock is a little behind counts into the newer
+ * window instead of starting an older one over.
  */
 export async function takeLookup(
   db: Queryable,
@@ -48,15 +53,13 @@ export async function takeLookup(
   windowStart: Date,
   previousWindowStart: Date,
 ): Promise<LookupCount> {
-  // "Same window" is `>=`: an instance whose clock is a little behind counts into the newer window
-  // instead of starting an older one over.
   const [taken] = await db.query<{ used: number; mine: number }>(
     `insert into lookup_budget as b (pool, window_start, used, users, previous_users)
      values ($1, $5, 1, jsonb_build_object($2::text, 1), '{}'::jsonb)
      on conflict (pool) do update set
        used = case when b.window_start >= excluded.window_start then b.used + 1 else 1 end,
        users = case when b.window_start >= excluded.window_start
-         then b.users || jsonb_build_object($2::text, coalesce((b.users ->> $2)::int, 0) + 1)
+         then b.users || jsonb_build_object($2::text, ${MINE} + 1)
          else excluded.users end,
        previous_users = case
          when b.window_start >= excluded.window_start then b.previous_users
@@ -64,16 +67,15 @@ export async function takeLookup(
          else '{}'::jsonb end,
        window_start = greatest(b.window_start, excluded.window_start)
      where b.window_start < excluded.window_start
-       or (b.used < $3::int and coalesce((b.users ->> $2)::int, 0) < ${shareOf(ACTIVE)})
+       or (b.used < $3::int and ${MINE} < $4::int and (b.used * 2 < $3::int or ${MINE} < ${FAIR}))
      returning used, (users ->> $2)::int as mine`,
     [POOL, userId, limits.pool, limits.perUser, windowStart, previousWindowStart],
   );
-  const [row] = await db.query<{ used: number; mine: number; active: number; share: number }>(
-    `select b.used, coalesce((b.users ->> $2)::int, 0) as mine, ${ACTIVE} as active,
-       ${shareOf(ACTIVE)} as share
+  const [row] = await db.query<{ used: number; mine: number; active: number; fair: number }>(
+    `select b.used, ${MINE} as mine, ${ACTIVE} as active, ${FAIR} as fair
      from lookup_budget b where b.pool = $1`,
-    [POOL, userId, limits.pool, limits.perUser],
+    [POOL, userId, limits.pool],
   );
-  const after = row ?? { used: 0, mine: 0, active: 1, share: Math.min(limits.perUser, limits.pool) };
+  const after = row ?? { used: 0, mine: 0, active: 1, fair: Math.max(1, Math.floor(limits.pool / 2)) };
   return { taken: taken !== undefined, ...after, ...(taken ?? {}) };
 }
