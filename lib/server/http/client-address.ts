@@ -65,9 +65,9 @@ export function requestOrigin(
  * IPv6): no DNS name, so no DNS rebinding can make a foreign site's page send it.
  */
 export function isLoopbackOrIpHost(host: string): boolean {
-  const v6 = /^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$/.exec(host);
+  const v6 = host.match(/^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$/);
   if (v6) return isIPv6(v6[1]!);
-  const named = /^([^:[\]]+)(?::\d{1,5})?$/.exec(host);
+  const named = host.match(/^([^:[\]]+)(?::\d{1,5})?$/);
   if (!named) return false;
   return named[1]!.toLowerCase() === "localhost" || isIPv4(named[1]!);
 }
