@@ -163,7 +163,7 @@ describe("fair lookups between three users: a staff account hammering, a supervi
     } finally {
       await tight.close();
     }
-  });
+  }, 180_000); // it starts an Integration API and a console of its own
 });
 
 describe("the budget in the store", () => {
@@ -255,5 +255,5 @@ describe("no silent waits", () => {
     } finally {
       await tight.close();
     }
-  });
+  }, 180_000); // it starts an Integration API and a console of its own
 });
