@@ -52,6 +52,7 @@ export default defineConfig({
       ATTENTION_QUIET_S: "20",
       ATTENTION_LATE_S: "20",
       ATTENTION_ALERT_S: "30",
+      NEXT_TELEMETRY_DISABLED: "1",
     },
   },
 });

@@ -5,9 +5,8 @@
  * must be closed: one process per PGlite store).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { nextEnv, nextStartArgs } from "../scripts/next-process";
 import { BENCH_USER } from "./dashboard-store";
-
-const NEXT_BIN = "node_modules/next/dist/bin/next";
 
 export interface BenchServer {
   base: string;
@@ -20,8 +19,8 @@ export interface BenchServer {
 
 export async function startBenchServer(dataDir: string, port: number): Promise<BenchServer> {
   const base = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
-    env: {
+  const server: ChildProcess = spawn(process.execPath, nextStartArgs(port, "127.0.0.1"), {
+    env: nextEnv({
       ...process.env,
       NODE_ENV: "production",
       DATA_DIR: dataDir,
@@ -29,7 +28,7 @@ export async function startBenchServer(dataDir: string, port: number): Promise<B
       SESSION_SECRET: "bench-session-secret-0123456789abcdefghij",
       CASHLESS_API_KEY: `eak_test_${"b".repeat(43)}`,
       CASHLESS_API_URL: "http://127.0.0.1:9/v1",
-    },
+    }),
     stdio: ["ignore", "ignore", "inherit"],
   });
   const stop = () => server.kill("SIGTERM");

@@ -16,12 +16,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 import { freePort } from "@/integration-api/testing/api-process";
+import { NEXT_BIN, nextEnv } from "../scripts/next-process";
 import { startBenchServer } from "./bench-server";
 import { count, DATA_DIR, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
 
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 20);
 const WARMUP = 2;
-const NEXT_BIN = "node_modules/next/dist/bin/next";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 interface Load {
@@ -58,7 +58,7 @@ const pct = (values: number[], p: number) => {
 async function main() {
   if (!existsSync(".next/BUILD_ID")) {
     console.log("No .next build: building the dashboard (next build)…");
-    const built = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
+    const built = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: nextEnv() });
     if (built.status !== 0) throw new Error("next build failed");
   }
   const db = await openBenchDashboardStore();

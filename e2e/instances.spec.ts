@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
+import { nextEnv, nextStartArgs } from "../scripts/next-process";
 import { recordMeasure } from "./measures";
 
 /**
@@ -41,8 +42,8 @@ interface Instance {
 
 function startInstance(port: number, env: Record<string, string>): Instance {
   // Its own process group, so that a SIGKILL reaches Next's server whatever it forks.
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port)], {
-    env: { ...process.env, ...env },
+  const child = spawn(process.execPath, nextStartArgs(port, "127.0.0.1"), {
+    env: nextEnv({ ...process.env, ...env }),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

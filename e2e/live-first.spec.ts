@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { devices, expect, test } from "@playwright/test";
 import { adminToken, freePort, spawnApi } from "../integration-api/testing/api-process";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
+import { nextEnv, nextStartArgs } from "../scripts/next-process";
 import { recordMeasure } from "./measures";
 
 /**
@@ -87,23 +88,19 @@ test("a fresh console shows today's summary first, then the mirror's equal figur
       encoding: "utf8",
     });
     expect(users.status, users.stderr).toBe(0);
-    consoleProcess = spawn(
-      process.execPath,
-      ["node_modules/next/dist/bin/next", "start", "-p", String(PORT)],
-      {
-        env: {
-          ...process.env,
-          CASHLESS_API_URL: `${api.url}/v1`,
-          CASHLESS_API_KEY: key,
-          SESSION_SECRET: "live-first-session-secret-0123456789abcdef",
-          DATA_DIR: dataDir,
-          SYNC_INTERVAL_S: "10",
-          SYNC_TAIL_S: "3",
-        },
-        detached: true,
-        stdio: "ignore",
-      },
-    );
+    consoleProcess = spawn(process.execPath, nextStartArgs(PORT, "127.0.0.1"), {
+      env: nextEnv({
+        ...process.env,
+        CASHLESS_API_URL: `${api.url}/v1`,
+        CASHLESS_API_KEY: key,
+        SESSION_SECRET: "live-first-session-secret-0123456789abcdef",
+        DATA_DIR: dataDir,
+        SYNC_INTERVAL_S: "10",
+        SYNC_TAIL_S: "3",
+      }),
+      detached: true,
+      stdio: "ignore",
+    });
     const origin = `http://localhost:${PORT}`;
     await expect
       .poll(async () => (await fetch(`${origin}/login`).catch(() => null))?.status, { timeout: 120_000 })

@@ -6,8 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-
-const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
+import { NEXT_BIN, nextEnv } from "./next-process";
 
 /** What a build depends on; a change to any of them makes the build stale. */
 const SOURCES = [
@@ -17,6 +16,7 @@ const SOURCES = [
   "messages",
   "proxy.ts",
   "instrumentation.ts",
+  "instrumentation-client.ts",
   "next.config.ts",
   "package-lock.json",
 ];
@@ -35,7 +35,7 @@ export function buildDashboardIfNeeded(announce: () => void): number | null {
   if (built && Math.max(...SOURCES.map(newestSource)) < built) return null;
   announce();
   const started = performance.now();
-  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: nextEnv() });
   if (result.status !== 0) throw new Error("next build failed");
   return (performance.now() - started) / 1000;
 }

@@ -5,11 +5,17 @@
  * API_PORT, provisions a dashboard key through its admin API (kept under DATA_DIR), creates the demo
  * logins, builds the dashboard if needed and starts it on PORT. With both set: only the dashboard,
  * against that upstream. Ctrl-C stops everything; a restart keeps all data.
+ *
+ * Where it listens: the sandbox on 127.0.0.1 only (its sign-in page shows the demo passwords)
+ * unless HOST says otherwise; against a real upstream on HOST, else on every interface (a
+ * production console sits behind its reverse proxy). The Integration API listens on API_HOST
+ * (127.0.0.1 by default). Next.js runs with its telemetry off.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { z } from "zod";
 import { loadApiConfig } from "../integration-api/config";
 import { type RunningServer, startServer } from "../integration-api/server";
@@ -18,10 +24,16 @@ import { DEMO_USERS } from "../lib/server/auth/demo-users";
 import { addUser, listUsers } from "../lib/server/auth/users";
 import { openDashboardStore } from "../lib/server/store";
 import { buildDashboardIfNeeded } from "./dashboard-build";
+import { listenHost } from "./listen-host";
+import { isAddressLine, nextEnv, nextStartArgs } from "./next-process";
 
 const env = z
   .object({
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z
+      .string()
+      .regex(/^[A-Za-z0-9.:[\]%-]{1,255}$/, "HOST: an interface's address or name, such as 0.0.0.0 or ::")
+      .optional(),
     DATA_DIR: z.string().min(1).default(".data"),
     DATABASE_URL: z.string().optional(),
     CASHLESS_API_URL: z.string().optional(),
@@ -32,8 +44,6 @@ const env = z
 
 /** Scopes the dashboard needs: every read for the mirror, every write for the staff tools (not "*"). */
 const DASHBOARD_SCOPES = scopes.filter((s) => s !== "*");
-
-const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
 
 function secretFile(path: string, make: () => string): string {
   if (existsSync(path)) return readFileSync(path, "utf8").trim();
@@ -93,20 +103,24 @@ async function main() {
   }
 
   buildDashboardIfNeeded(() => console.log("[start] building the dashboard (next build)..."));
-  // Node runs Next's own entry (no npx in between), so stopping this child stops the server.
-  const dashboard: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(env.PORT)], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
+  const host = listenHost({ HOST: env.HOST, sandbox: !external });
+  const dashboard: ChildProcess = spawn(process.execPath, nextStartArgs(env.PORT, host.bind), {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: nextEnv({
       ...process.env,
       CASHLESS_API_URL: apiUrl,
       CASHLESS_API_KEY: apiKey,
       ...(sessionSecret ? { SESSION_SECRET: sessionSecret } : {}),
       DATA_DIR: env.DATA_DIR,
       SANDBOX: external ? "off" : "on",
-    },
+    }),
+  });
+  createInterface({ input: dashboard.stdout! }).on("line", (line) => {
+    if (!isAddressLine(line)) console.log(line);
   });
 
   console.log(`\n  Event operations console: http://localhost:${env.PORT}`);
+  console.log(`  ${host.note}`);
   if (!external) {
     console.log("  Demo logins (sandbox only):");
     for (const u of DEMO_USERS) console.log(`    ${u.role.padEnd(10)} ${u.username} / ${u.password}`);

@@ -41,7 +41,10 @@ describe("npm run users", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "users-cli-"));
     run(dataDir, ["add", "cora", "--role", "staff", "--password", "cora-long-password"]);
     expect(run(dataDir, ["set-role", "cora", "--role", "supervisor"]).out).toContain(
-      "cora is now supervisor; their sessions ended.",
+      "cora is now supervisor; 0 session(s) ended.",
+    );
+    expect(run(dataDir, ["set-role", "cora", "--role", "supervisor"]).out).toContain(
+      "cora is supervisor already: nothing changed, no session ended.",
     );
     expect(run(dataDir, ["list"]).out).toMatch(/cora\s+supervisor\s+0 session\(s\)/);
     expect(run(dataDir, ["unlock", "cora"]).out).toContain("cora can sign in from new browsers again.");

@@ -62,8 +62,12 @@ async function main(argv: string[]) {
       await setPassword(db, username, password);
       console.log(`Password of ${username} changed; their sessions ended; the account is unlocked.`);
     } else if (command === "set-role" && username) {
-      await setRole(db, username, values.role ?? "");
-      console.log(`${username} is now ${values.role}; their sessions ended.`);
+      const { changed, endedSessions } = await setRole(db, username, values.role ?? "");
+      console.log(
+        changed
+          ? `${username} is now ${values.role}; ${endedSessions} session(s) ended.`
+          : `${username} is ${values.role} already: nothing changed, no session ended.`,
+      );
     } else if (command === "unlock" && username) {
       await unlockAccount(db, username);
       console.log(`${username} can sign in from new browsers again.`);

@@ -1,10 +1,14 @@
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import http, { IncomingMessage } from "node:http";
+import { Socket } from "node:net";
 import fc from "fast-check";
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addUser } from "@/lib/server/auth/users";
+import { allowedMethods, FRAMEWORK_METHODS, markMethod } from "@/lib/server/http/methods";
 import { SyncWorker } from "@/lib/server/sync";
 import { type Harness, PASSWORDS, type RouteModule, startHarness } from "@/lib/testing/console-harness";
+import { routeModules } from "@/lib/testing/route-modules";
+import { TEST_SESSION_SECRET } from "@/lib/testing/test-dashboard";
 
 /**
  * A bounded fuzz of every route handler of the console and every method it exports, in-process:
@@ -17,6 +21,10 @@ import { type Harness, PASSWORDS, type RouteModule, startHarness } from "@/lib/t
  *
  * In-process rather than a Playwright spec against the sandbox: no browser, no socket, no build,
  * so 3,000+ requests take about a minute on two cores and any failure names the handler and input.
+ *
+ * Then every method, TRACE and WebDAV's included, on every route and page path through proxy.ts,
+ * as the socket stamp hands them over: each is answered (405 where the path does not take it),
+ * never a 5xx.
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20260715);
@@ -35,23 +43,10 @@ interface Target {
 
 /** Every app/api/**\/route.ts with its dynamic segments and exported methods. */
 async function targets(): Promise<Target[]> {
-  const root = join(__dirname);
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name));
-      else if (entry.name === "route.ts") files.push(join(dir, entry.name));
-    }
-  };
-  walk(root);
-  const found: Target[] = [];
-  for (const file of files.sort()) {
-    const path = `/api/${relative(root, file).replace(/\/?route\.ts$/, "")}`;
-    const module = (await import(file)) as RouteModule;
+  return (await routeModules()).flatMap(({ path, module }) => {
     const segments = [...path.matchAll(/\[(\w+)\]/g)].map((m) => m[1]!);
-    for (const method of METHODS) if (module[method]) found.push({ path, segments, method, module });
-  }
-  return found;
+    return METHODS.filter((method) => module[method]).map((method) => ({ path, segments, method, module }));
+  });
 }
 
 let h: Harness;
@@ -90,7 +85,22 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** Strings that are not text (NUL, lone surrogates): every typed field gets them often. */
+const notText = fc.constantFrom("a\u0000b", "\u0000", "\ud800", "x\udc00y", "🎉\ud83c", "ok\ud83d");
+
+/** Cursors of the latest lists that decode to what Date.parse takes and a store does not. */
+const badCursor = fc.constantFrom(
+  "MXx4",
+  "99999",
+  "Tue 2026",
+  Buffer.from("Tue 2026|x").toString("base64url"),
+  Buffer.from("2026-02-30T00:00:00.000Z|5a1e").toString("base64url"),
+  Buffer.from("0000-01-01T00:00:00.000Z|x").toString("base64url"),
+);
+
 const junk = fc.oneof(
+  { weight: 1, arbitrary: notText },
+  { weight: 1, arbitrary: badCursor },
   {
     weight: 4,
     arbitrary: fc.constantFrom(
@@ -162,6 +172,8 @@ const QUERY_OF: Record<string, string[]> = {
   "/api/wristbands/[code]/sales": ["starting_after"],
 };
 
+const typed = fc.oneof({ weight: 3, arbitrary: junk }, { weight: 1, arbitrary: notText });
+
 const near = () =>
   fc.oneof(
     { weight: 3, arbitrary: junk },
@@ -193,18 +205,22 @@ const body = () =>
           bonus_amount: fc.oneof(fc.integer({ min: 0, max: 5000 }), junk),
           bonus_rule: fc.oneof(fc.constant(null), junk),
           idempotency_key: fc.oneof(fc.uuid(), junk),
-          desk: fc.oneof(fc.constantFrom("Desk 1", "Main bar"), junk),
-          nfc: near(),
+          desk: fc.oneof(fc.constantFrom("Desk 1", "Main bar"), typed),
+          nfc: fc.oneof({ weight: 3, arbitrary: near() }, { weight: 1, arbitrary: notText }),
           day_id: near(),
-          comment: junk,
+          comment: typed,
+          reason: typed,
+          uhf: fc.oneof({ weight: 3, arbitrary: near() }, { weight: 1, arbitrary: notText }),
+          device_id: near(),
+          station: fc.oneof(fc.constantFrom("bar", "food", "gate", null), junk),
           counted: fc.array(
             fc.record({ device_id: near(), payment_method: junk, counted: fc.oneof(fc.integer(), junk) }),
             { maxLength: 3 },
           ),
           role: fc.constantFrom("manager", "supervisor", "staff", "admin"),
-          username: fc.oneof(fc.constantFrom("manager", "staff", "nobody"), junk),
+          username: fc.oneof(fc.constantFrom("manager", "staff", "nobody"), typed),
           password: junk,
-          file_name: junk,
+          file_name: typed,
           csv: fc.oneof(
             junk,
             fc.constant("code,ticket_type,name,email,valid_days\nT-F1,General,Ana,ana@example.com,Friday\n"),
@@ -225,7 +241,9 @@ const requestSpec = (target: Target) =>
       .tuple(
         fc.tuple(
           ...(QUERY_OF[target.path] ?? []).map((name) =>
-            fc.option(fc.tuple(fc.constant(name), near()), { freq: 3 }),
+            fc.option(fc.tuple(fc.constant(name), name === "cursor" ? fc.oneof(near(), badCursor) : near()), {
+              freq: 3,
+            }),
           ),
         ),
         fc.array(fc.tuple(fc.constantFrom(...QUERY_NAMES), near()), { maxLength: 2 }),
@@ -239,10 +257,14 @@ const requestSpec = (target: Target) =>
       "text/plain",
       null,
     ),
-    origin: fc.constantFrom("same", "same", "same", "foreign", "none", "sec-fetch"),
+    origin: fc.constantFrom("same", "same", "same", "foreign", "none", "sec-fetch", "rebind"),
   });
 
 type Spec = typeof requestSpec extends (t: Target) => fc.Arbitrary<infer S> ? S : never;
+
+/** A lone surrogate cannot be %-encoded (a URL cannot carry it): U+FFFD in the path, as browsers do. */
+const wellFormed = (s: string) =>
+  s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 
 async function send(target: Target, spec: Spec) {
   // Mostly a manager (every permission), then the other roles, signed out, and a forged cookie.
@@ -260,7 +282,7 @@ async function send(target: Target, spec: Spec) {
     cookie = (await h.signIn("leaver", LEAVER_PASSWORD, leaver)).cookie;
   const params = Object.fromEntries(target.segments.map((name, i) => [name, spec.params[i] as string]));
   const path = target.segments.reduce(
-    (p, name) => p.replace(`[${name}]`, encodeURIComponent(params[name]!)),
+    (p, name) => p.replace(`[${name}]`, encodeURIComponent(wellFormed(params[name]!))),
     target.path,
   );
   const search = new URLSearchParams(spec.query as [string, string][]).toString();
@@ -268,6 +290,8 @@ async function send(target: Target, spec: Spec) {
   if (spec.origin === "foreign") headers.origin = "http://evil.example";
   if (spec.origin === "none") headers.origin = "";
   if (spec.origin === "sec-fetch") headers["sec-fetch-site"] = "same-origin";
+  if (spec.origin === "rebind")
+    Object.assign(headers, { host: "evil.example", origin: "http://evil.example" });
   const hasBody = target.method !== "GET";
   const raw = spec.body as { raw?: string };
   const text = raw && typeof raw === "object" && "raw" in raw ? String(raw.raw) : JSON.stringify(spec.body);
@@ -317,11 +341,77 @@ describe("fuzz of every route handler", () => {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const tally = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
+    const fivexx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
     console.log(
       `fuzz (seed ${SEED}): ${jobs.length} requests over ${all.length} handler methods in ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-        `statuses ${tally.join(" ")}; slowest ${slowest.toFixed(0)} ms`,
+        `${fivexx} × 5xx; statuses ${tally.join(" ")}; slowest ${slowest.toFixed(0)} ms`,
     );
     expect(failures.slice(0, 20)).toEqual([]);
     expect(new Set(jobs.map((j) => `${j.target.method} ${j.target.path}`)).size).toBe(all.length);
   }, 600_000);
+});
+
+describe("fuzz of methods through the first gate (proxy.ts)", () => {
+  /** Every method Node's HTTP parser lets through (TRACE, CONNECT and WebDAV's included; no Request can carry some). */
+  const METHODS_SENT = http.METHODS;
+
+  it("every method on every route and page path: answered, 405 where the path does not take it, never 5xx", async () => {
+    process.env.CASHLESS_API_KEY ??= h.key;
+    process.env.SESSION_SECRET = TEST_SESSION_SECRET;
+    const { proxy } = await import("@/proxy");
+    const pagePaths = [
+      "/",
+      "/login",
+      "/sales",
+      "/tickets/T-1",
+      "/terminals/%20bar-1",
+      "/_next/static/chunks/a.js",
+    ];
+    const routePaths = [...new Set(all.map((t) => t.path.replace(/\[\w+\]/g, "x")))];
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    let requests = 0;
+    const specs = fc.sample(
+      fc.record({
+        path: fc.constantFrom(...pagePaths, ...routePaths, "/api/nowhere"),
+        method: fc.constantFrom(...METHODS_SENT),
+        signedIn: fc.boolean(),
+      }),
+      { numRuns: 1500, seed: SEED },
+    );
+    for (const spec of specs) {
+      // What the socket stamp does before the framework reads the request (lib/server/http/methods.ts).
+      const message = new IncomingMessage(new Socket());
+      message.method = spec.method;
+      message.headers = spec.signedIn ? { cookie: cookies[0]! } : {};
+      markMethod(message);
+      let status: number;
+      try {
+        const response = await proxy(
+          new NextRequest(`http://localhost:3000${spec.path}`, {
+            method: message.method,
+            headers: message.headers as Record<string, string>,
+          }),
+        );
+        status = response.status;
+        const allowed = allowedMethods(spec.path);
+        const takes = (allowed ?? FRAMEWORK_METHODS).includes(spec.method);
+        if (!takes && status !== 405) failures.push(`${spec.method} ${spec.path}: ${status}, expected 405`);
+        if (takes && status === 405) failures.push(`${spec.method} ${spec.path}: 405, but the path takes it`);
+      } catch (err) {
+        failures.push(`${spec.method} ${spec.path} threw ${(err as Error).message}`);
+        status = 0;
+      }
+      requests++;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status >= 500) failures.push(`${spec.method} ${spec.path}: ${status}`);
+    }
+    const tally = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
+    const fivexx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
+    console.log(
+      `fuzz of methods (seed ${SEED}): ${requests} requests, ${fivexx} × 5xx; statuses ${tally.join(" ")}`,
+    );
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect(statuses.get(405)).toBeGreaterThan(100);
+  });
 });

@@ -88,16 +88,29 @@ export function UsersScreen({ me }: { me: string }) {
   );
 }
 
-/** Posts a change of one account, then refreshes the list; its error shows beside the buttons. */
+/**
+ * Posts a change of one account, then refreshes the list; its error shows beside the buttons, and
+ * so does the answer of a change that changed nothing (the role was already that one).
+ */
 function useUserAction(username: string) {
+  const t = useTranslations("users");
+  const roleName = useTranslations("roles");
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   async function run(action: "unlock" | "sign-out" | "role", body: Record<string, unknown> = {}) {
     setBusy(true);
     setError(null);
+    setNotice(null);
     try {
-      await postJson(`/api/users/${encodeURIComponent(username)}/${action}`, body, UserActionAnswer);
+      const answer = await postJson(
+        `/api/users/${encodeURIComponent(username)}/${action}`,
+        body,
+        UserActionAnswer,
+      );
+      if (action === "role" && !answer.changed)
+        setNotice(t("roleUnchanged", { username, role: roleName(answer.user.role) }));
       await queryClient.invalidateQueries({ queryKey: ["users"] });
     } catch (err) {
       setError(err);
@@ -105,7 +118,7 @@ function useUserAction(username: string) {
       setBusy(false);
     }
   }
-  return { busy, error, run };
+  return { busy, error, notice, run };
 }
 
 function Actions({ account }: { account: AccountView }) {
@@ -136,7 +149,7 @@ function Actions({ account }: { account: AccountView }) {
 function RoleCell({ account, me }: { account: AccountView; me: string }) {
   const t = useTranslations("users");
   const roleName = useTranslations("roles");
-  const { busy, error, run } = useUserAction(account.username);
+  const { busy, error, notice, run } = useUserAction(account.username);
   const [role, setRole] = useState<Role>(account.role);
   if (account.username === me) return <span>{t("you", { role: roleName(account.role) })}</span>;
   return (
@@ -165,6 +178,11 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
         >
           {t("make", { username: escapeBidi(account.username), role: roleName(role) })}
         </button>
+      )}
+      {notice && (
+        <p role="status" className="w-full text-sm text-slate-700">
+          {notice}
+        </p>
       )}
       <ErrorBox error={error} className="w-full text-sm" />
     </div>

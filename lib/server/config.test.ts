@@ -19,6 +19,7 @@ describe("dashboard configuration", () => {
       NIGHT_TOLERANCE_NIGHT: 2000,
     });
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.PUBLIC_URL).toBeUndefined();
   });
 
   it.each([
@@ -40,9 +41,27 @@ describe("dashboard configuration", () => {
       { CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, NIGHT_TOLERANCE_NIGHT: "a lot" },
       "NIGHT_TOLERANCE_NIGHT",
     ],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, PUBLIC_URL: "console.example" }, "PUBLIC_URL"],
+    [{ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, PUBLIC_URL: "ftp://console.example" }, "PUBLIC_URL"],
+    [
+      { CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, PUBLIC_URL: "https://console.example/ops" },
+      "PUBLIC_URL",
+    ],
+    [
+      { CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, PUBLIC_URL: "https://a:b@console.example" },
+      "PUBLIC_URL",
+    ],
   ])("refuses %o naming %s", (env, name) => {
     expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(DashboardConfigError);
     expect(() => parseDashboardConfig({ NODE_ENV: "production", ...env })).toThrow(name);
+  });
+
+  it("keeps PUBLIC_URL as an origin (scheme, host, port)", () => {
+    const read = (v: string) =>
+      parseDashboardConfig({ CASHLESS_API_KEY: KEY, SESSION_SECRET: SECRET, PUBLIC_URL: v }).PUBLIC_URL;
+    expect(read("https://Console.Example/")).toBe("https://console.example");
+    expect(read("http://10.0.0.5:3000")).toBe("http://10.0.0.5:3000");
+    expect(read("https://console.example:443")).toBe("https://console.example");
   });
 
   it("reads TRUST_PROXY as proxy hops, true meaning one", () => {

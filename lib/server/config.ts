@@ -29,6 +29,19 @@ const schema = z.object({
     .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
     .pipe(z.number().int().min(0).max(10))
     .default(0),
+  // The address browsers use to reach the console (scheme, host and port; no path). State changes
+  // must name it in Host and Origin; without it only loopback names and IP literals are accepted.
+  PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: "must be an http:// or https:// URL such as https://console.example",
+    })
+    .refine((url) => {
+      const u = URL.parse(url);
+      return u !== null && u.pathname === "/" && !u.search && !u.hash && !u.username && !u.password;
+    }, "must be an origin only: scheme, host and port, no path, query or credentials")
+    .transform((url) => new URL(url).origin)
+    .optional(),
   LOOKUP_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
   // What needs attention: a terminal is quiet after this long without a record (at least), a record
   // is late when it reaches the upstream this long after it happened, and a terminal quiet or late

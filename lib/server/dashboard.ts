@@ -13,7 +13,10 @@ export interface Dashboard {
    * seen `x-ratelimit-*` state of the key.
    */
   upstream: UpstreamClient;
-  /** The instant now: what "today" is at the gate is read from it (tests set it). */
+  /**
+   * The instant now: what "today" is at the gate, and the minute of the per-minute rules (the lookup
+   * budget). Tests set it.
+   */
   clock: () => Date;
 }
 

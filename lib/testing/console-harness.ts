@@ -74,11 +74,21 @@ export async function startHarness(
     rateLimits?: Partial<RateLimits>;
     env?: Record<string, string>;
     upstream?: boolean;
-    /** The dashboard's clock (what "today" is at the gate); the real one by default. */
+    /**
+     * One clock for the console (what "today" is at the gate, its per-minute rules) and the
+     * Integration API's rate limiter; the real one by default.
+     */
     clock?: () => Date;
   } = {},
 ): Promise<Harness> {
-  const api = options.upstream === false ? null : await createTestApi({ scale: options.scale ?? 0.02 });
+  const clock = options.clock;
+  const api =
+    options.upstream === false
+      ? null
+      : await createTestApi({
+          scale: options.scale ?? 0.02,
+          ...(clock ? { clock: () => clock().getTime() } : {}),
+        });
   const key = api
     ? (
         await api.createKey({
@@ -91,10 +101,11 @@ export async function startHarness(
     : TEST_API_KEY;
   const db = await openTestDashboardStore();
   const dashboard = testDashboard(db, {
-    env: { CASHLESS_API_KEY: key, ...options.env },
+    // The console's public address is the one its requests name (the Host check).
+    env: { CASHLESS_API_KEY: key, PUBLIC_URL: ORIGIN, ...options.env },
     ...(api ? { fetch: async (url: string, init: RequestInit) => api.app.request(url, init) } : {}),
     client: { sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 50))) },
-    clock: options.clock,
+    clock,
   });
   installDashboard(dashboard);
   for (const role of ["manager", "supervisor", "staff"] as const)

@@ -123,7 +123,10 @@ export async function terminalDetail(
   };
 }
 
-/** A manager sets (or, with null, clears) a terminal's station; the audit log keeps who and when. */
+/**
+ * A manager sets (or, with null, clears) a terminal's station; the audit log keeps who and when.
+ * A device the mirror does not know is 404 before anything is written: no override, no audit entry.
+ */
 export async function changeStation(
   db: Db,
   user: { id: string; username: string; role: string },
@@ -131,13 +134,17 @@ export async function changeStation(
   station: Station | null,
   now = new Date(),
 ): Promise<TerminalDetail> {
-  await store.setStationOverride(db, deviceId, station, user.username, now);
-  await recordAudit(db, {
-    user,
-    action: "terminals.station",
-    target: deviceId,
-    outcome: "ok",
-    detail: { station },
+  await db.transaction(async (tx) => {
+    if (!(await store.terminalKnown(tx, deviceId)))
+      throw new ConsoleError("not_found", `No terminal ${deviceId} in the mirror.`);
+    await store.setStationOverride(tx, deviceId, station, user.username, now);
+    await recordAudit(tx, {
+      user,
+      action: "terminals.station",
+      target: deviceId,
+      outcome: "ok",
+      detail: { station },
+    });
   });
   return terminalDetail(db, deviceId, now);
 }

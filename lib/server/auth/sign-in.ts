@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { ConsoleError } from "@/lib/shared/api/errors";
+import { typedText } from "@/lib/shared/api/params";
 import { homeFor } from "@/lib/shared/permissions";
 import type { Dashboard } from "../dashboard";
 import { deviceTokens, issueDeviceCookie } from "./device-cookie";
@@ -15,7 +16,9 @@ import {
 import { type CheckOptions, checkCredentials } from "./throttle";
 
 export const SignInBody = z.object({
-  username: z.string().trim().toLowerCase().min(1, "Enter a username.").max(64),
+  username: typedText({ min: 1, max: 64, tooShort: "Enter a username." }).transform((name) =>
+    name.toLowerCase(),
+  ),
   password: z.string().min(1, "Enter a password.").max(256),
 });
 

@@ -64,12 +64,21 @@ export async function setPassword(db: Queryable, username: string, password: str
   await unlockAccount(db, username);
 }
 
-/** A new role: every session of the user ends (they sign in again with the new role's screens). */
-export async function setRole(db: Queryable, username: string, role: string): Promise<void> {
+/**
+ * A new role: every session of the user ends (they sign in again with the new role's screens).
+ * The role they have already changes nothing and ends no session. Answers whether the role
+ * changed and how many sessions ended.
+ */
+export async function setRole(
+  db: Queryable,
+  username: string,
+  role: string,
+): Promise<{ changed: boolean; endedSessions: number }> {
   validateRole(role);
-  const user = await store.updateRole(db, username, role);
-  if (!user) throw noUser(username);
-  await endUserSessions(db, user.id);
+  const result = await store.updateRole(db, username, role);
+  if (!result) throw noUser(username);
+  if (!result.changed) return { changed: false, endedSessions: 0 };
+  return { changed: true, endedSessions: await endUserSessions(db, result.user.id) };
 }
 
 /** Lifts the lock of an account name for new browsers (failures counted so far are forgotten). */

@@ -2,6 +2,8 @@ import "server-only";
 import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
+import { isIPv4, isIPv6 } from "node:net";
+import { markMethod } from "./methods";
 
 /**
  * The source address of a request, for the sign-in throttle and the session list.
@@ -17,13 +19,17 @@ export const PEER_HEADER = "x-eoc-peer-address";
 
 const holder = globalThis as typeof globalThis & { __peerStamping?: boolean };
 
-/** Starts stamping requests of this process with their socket address (once per process). */
+/**
+ * Starts stamping requests of this process with their socket address (once per process), and
+ * marking a method the framework cannot handle so that proxy.ts refuses it (see methods.ts).
+ */
 export function stampPeerAddresses(): void {
   if (holder.__peerStamping) return;
   holder.__peerStamping = true;
   subscribe("http.server.request.start", (message) => {
     const { request, socket } = message as { request: IncomingMessage; socket: Socket };
     request.headers[PEER_HEADER] = socket.remoteAddress ?? "";
+    markMethod(request);
   });
 }
 
@@ -52,4 +58,16 @@ export function requestOrigin(
     };
   }
   return { host: request.headers.get("host"), proto: null };
+}
+
+/**
+ * Whether a Host header (`name[:port]`) names `localhost` or an IP literal (dotted IPv4, bracketed
+ * IPv6): no DNS name, so no DNS rebinding can make a foreign site's page send it.
+ */
+export function isLoopbackOrIpHost(host: string): boolean {
+  const v6 = host.match(/^\[([0-9A-Fa-f:.]+)\](?::\d{1,5})?$/);
+  if (v6) return isIPv6(v6[1]!);
+  const named = host.match(/^([^:[\]]+)(?::\d{1,5})?$/);
+  if (!named) return false;
+  return named[1]!.toLowerCase() === "localhost" || isIPv4(named[1]!);
 }

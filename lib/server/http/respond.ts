@@ -10,11 +10,27 @@ export function answer<S extends z.ZodType>(schema: S, value: z.input<S>, status
   return NextResponse.json(schema.parse(value), { status });
 }
 
-/** One CSV field: quoted when it holds a comma, quote or line break; formula-leading text is defused. */
+/** A plain decimal number as the exports write amounts and counts: `12`, `-12.50`, `0.5`. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Text a spreadsheet would run as a formula (CSV injection): its first character that is not a
+ * space is `=`, `+`, `-` or `@`, or it starts with a tab or a carriage return. Excel and LibreOffice
+ * skip leading spaces before they look, so ` =1+1` is as live as `=1+1`. A plain number is data,
+ * even when it starts with a minus sign (`-12.50`), and stays a number.
+ */
+export function isFormulaLike(text: string): boolean {
+  return /^ *[=+\-@\t\r]/.test(text) && !PLAIN_NUMBER.test(text);
+}
+
+/**
+ * The one CSV cell writer of every export: formula-like text is defused with a leading `'` (shown
+ * as text, never evaluated), and a cell holding a comma, a quote or a line break is quoted.
+ */
 export function csvField(value: unknown): string {
   if (value == null) return "";
   let s = String(value);
-  if (/^[=+\-@\t\r]/.test(s) && Number.isNaN(Number(s))) s = `'${s}`;
+  if (isFormulaLike(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

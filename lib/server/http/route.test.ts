@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import { clientAddress } from "./client-address";
+import { clientAddress, isLoopbackOrIpHost } from "./client-address";
 import { readBody } from "./input";
 import { assertJsonBody, assertSameOrigin, errorResponse } from "./route";
 
@@ -17,13 +17,17 @@ function refusal(check: () => unknown): ConsoleError | null {
   }
 }
 
+const PUBLIC_URL = "http://console.test";
+
 describe("same-origin check for state changes", () => {
   it("accepts this host's Origin, or no Origin with Sec-Fetch-Site: same-origin", () => {
     expect(
-      refusal(() => assertSameOrigin(post({ host: "console.test", origin: "http://console.test" }))),
+      refusal(() => assertSameOrigin(post({ host: "console.test", origin: PUBLIC_URL }), 0, PUBLIC_URL)),
     ).toBeNull();
     expect(
-      refusal(() => assertSameOrigin(post({ host: "console.test", "sec-fetch-site": "same-origin" }))),
+      refusal(() =>
+        assertSameOrigin(post({ host: "console.test", "sec-fetch-site": "same-origin" }), 0, PUBLIC_URL),
+      ),
     ).toBeNull();
   });
 
@@ -33,7 +37,7 @@ describe("same-origin check for state changes", () => {
       { host: "console.test", "sec-fetch-site": "same-site" },
     ];
     for (const headers of cases) {
-      expect(refusal(() => assertSameOrigin(post(headers)))).toMatchObject({
+      expect(refusal(() => assertSameOrigin(post(headers), 0, PUBLIC_URL))).toMatchObject({
         status: 403,
         code: "origin_required",
       });
@@ -41,8 +45,14 @@ describe("same-origin check for state changes", () => {
   });
 
   it("refuses a foreign, malformed or null Origin with 403 foreign_origin", () => {
-    for (const origin of ["http://evil.test", "http://console.test.evil.test", "null", "::"]) {
-      const error = refusal(() => assertSameOrigin(post({ host: "console.test", origin })));
+    for (const origin of [
+      "http://evil.test",
+      "http://console.test.evil.test",
+      "null",
+      "::",
+      "https://console.test",
+    ]) {
+      const error = refusal(() => assertSameOrigin(post({ host: "console.test", origin }), 0, PUBLIC_URL));
       expect(error, origin).toBeInstanceOf(ConsoleError);
       expect(error).toMatchObject({ status: 403, code: "foreign_origin" });
     }
@@ -55,7 +65,7 @@ describe("same-origin check for state changes", () => {
       origin: "http://evil.test",
       "x-forwarded-host": "evil.test",
     });
-    expect(refusal(() => assertSameOrigin(spoofed, 0))).toMatchObject({ code: "foreign_origin" });
+    expect(refusal(() => assertSameOrigin(spoofed, 0, PUBLIC_URL))).toMatchObject({ code: "foreign_origin" });
     // Behind one trusted proxy the forwarded host and protocol are the browser's.
     const proxied = post({
       host: "10.0.0.2:3000",
@@ -63,7 +73,10 @@ describe("same-origin check for state changes", () => {
       "x-forwarded-host": "console.example",
       "x-forwarded-proto": "https",
     });
-    expect(refusal(() => assertSameOrigin(proxied, 1))).toBeNull();
+    expect(refusal(() => assertSameOrigin(proxied, 1, "https://console.example"))).toBeNull();
+    expect(refusal(() => assertSameOrigin(proxied, 0, "https://console.example"))).toMatchObject({
+      code: "unknown_host",
+    });
     expect(refusal(() => assertSameOrigin(proxied, 0))).toMatchObject({ code: "foreign_origin" });
     const downgraded = post({
       host: "10.0.0.2:3000",
@@ -71,7 +84,77 @@ describe("same-origin check for state changes", () => {
       "x-forwarded-host": "console.example",
       "x-forwarded-proto": "https",
     });
-    expect(refusal(() => assertSameOrigin(downgraded, 1))).toMatchObject({ code: "foreign_origin" });
+    expect(refusal(() => assertSameOrigin(downgraded, 1, "https://console.example"))).toMatchObject({
+      code: "foreign_origin",
+    });
+  });
+});
+
+describe("Host check (DNS rebinding)", () => {
+  it("without PUBLIC_URL accepts localhost and IP literals, with their ports", () => {
+    for (const host of [
+      "localhost",
+      "localhost:3000",
+      "LOCALHOST:3640",
+      "127.0.0.1:3000",
+      "192.168.1.20:3000",
+      "[::1]:3000",
+      "[::1]",
+      "10.0.0.5",
+    ]) {
+      const origin = `http://${host.toLowerCase()}`;
+      expect(
+        refusal(() => assertSameOrigin(post({ host, origin }))),
+        host,
+      ).toBeNull();
+    }
+    expect(isLoopbackOrIpHost("[fe80::1]:443")).toBe(true);
+  });
+
+  it("without PUBLIC_URL refuses any domain name with 403 unknown_host, even with a matching Origin", () => {
+    for (const host of [
+      "evil",
+      "evil.example:3000",
+      "127.0.0.1.evil.example",
+      "localhost.evil.example",
+      "console.test",
+      "1.2.3.4.nip.io",
+      "0x7f.0.0.1",
+      "127.1",
+      "[not-ip]:3000",
+      "localhost:99999999",
+      "",
+    ]) {
+      const error = refusal(() => assertSameOrigin(post({ host, origin: `http://${host}` })));
+      expect(error, host).toMatchObject({ status: 403, code: "unknown_host" });
+    }
+  });
+
+  it("with PUBLIC_URL accepts only its host (and its scheme in Origin)", () => {
+    const at = "https://console.example";
+    expect(refusal(() => assertSameOrigin(post({ host: "console.example", origin: at }), 0, at))).toBeNull();
+    expect(refusal(() => assertSameOrigin(post({ host: "Console.Example", origin: at }), 0, at))).toBeNull();
+    for (const host of ["evil.example", "localhost:3000", "127.0.0.1:3000", "console.example:8443"])
+      expect(
+        refusal(() => assertSameOrigin(post({ host, origin: `https://${host}` }), 0, at)),
+        host,
+      ).toMatchObject({ code: "unknown_host" });
+    // A rebinding host behind a trusted proxy is refused by its forwarded name.
+    expect(
+      refusal(() =>
+        assertSameOrigin(
+          post({ host: "10.0.0.2:3000", "x-forwarded-host": "evil.example", origin: "https://evil.example" }),
+          1,
+          at,
+        ),
+      ),
+    ).toMatchObject({ code: "unknown_host" });
+  });
+
+  it("is checked before the Origin: a rebinding page without Origin is refused too", () => {
+    expect(
+      refusal(() => assertSameOrigin(post({ host: "evil.example", "sec-fetch-site": "same-origin" }))),
+    ).toMatchObject({ code: "unknown_host" });
   });
 });
 

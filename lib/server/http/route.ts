@@ -6,18 +6,39 @@ import { can, type Permission } from "@/lib/shared/permissions";
 import { type Session, type SessionUser, sessionOfRequest } from "../auth/session";
 import type { Client } from "../auth/sign-in";
 import { type Dashboard, getDashboard } from "../dashboard";
-import { clientAddress, requestOrigin } from "./client-address";
+import { clientAddress, isLoopbackOrIpHost, requestOrigin } from "./client-address";
 import { isJsonType } from "./input";
 
 export type { SessionUser };
 
 /**
- * A state-changing request must come from the console's own pages: its `Origin` names this host
- * (the forwarded host and protocol only behind a trusted proxy, TRUST_PROXY), or, without an
- * Origin, the browser says `Sec-Fetch-Site: same-origin`. Anything else is refused, even where
- * SameSite cookies would have saved the day.
+ * The host a state change names must be the console's: the configured public origin (PUBLIC_URL),
+ * or without one `localhost` or an IP literal. A DNS-rebinding page (a foreign domain made to
+ * resolve to the console) names its own domain in Host and Origin alike, so only this check
+ * refuses it (403 unknown_host).
  */
-export function assertSameOrigin(request: Request, trustProxy = 0) {
+function assertKnownHost(host: string | null, publicUrl: string | undefined) {
+  const known =
+    host !== null && (publicUrl ? host.toLowerCase() === new URL(publicUrl).host : isLoopbackOrIpHost(host));
+  if (!known)
+    throw new ConsoleError(
+      "unknown_host",
+      publicUrl
+        ? `Changes are accepted only at the console's address (${publicUrl}).`
+        : "Changes are accepted only at localhost or an IP address unless PUBLIC_URL names the console's address.",
+    );
+}
+
+/**
+ * A state-changing request must come from the console's own pages, at the console's own address:
+ * its Host is the console's (see assertKnownHost; the forwarded host and protocol count only behind
+ * a trusted proxy, TRUST_PROXY), and its `Origin` names that host (and PUBLIC_URL's scheme), or,
+ * without an Origin, the browser says `Sec-Fetch-Site: same-origin`. Anything else is refused, even
+ * where SameSite cookies would have saved the day.
+ */
+export function assertSameOrigin(request: Request, trustProxy = 0, publicUrl?: string) {
+  const expected = requestOrigin(request, trustProxy);
+  assertKnownHost(expected.host, publicUrl);
   const origin = request.headers.get("origin");
   if (!origin) {
     if (request.headers.get("sec-fetch-site") === "same-origin") return;
@@ -26,15 +47,16 @@ export function assertSameOrigin(request: Request, trustProxy = 0) {
       "A change must come from the console's own pages (the request has no Origin header).",
     );
   }
-  const expected = requestOrigin(request, trustProxy);
   let url: URL | null = null;
   try {
     url = new URL(origin);
   } catch {
     // "null" or garbage: foreign by definition.
   }
-  const sameHost = url !== null && expected.host !== null && url.host === expected.host;
-  const sameProto = expected.proto === null || url?.protocol === `${expected.proto}:`;
+  const sameHost = url !== null && expected.host !== null && url.host === expected.host.toLowerCase();
+  const sameProto = publicUrl
+    ? url?.origin === publicUrl
+    : expected.proto === null || url?.protocol === `${expected.proto}:`;
   if (!sameHost || !sameProto)
     throw new ConsoleError("foreign_origin", "Requests from another site are refused.");
 }
@@ -79,7 +101,7 @@ function clientOf(request: Request, dashboard: Dashboard): Client {
 async function admit(request: Request): Promise<Dashboard> {
   const dashboard = await getDashboard();
   if (isStateChange(request)) {
-    assertSameOrigin(request, dashboard.config.TRUST_PROXY);
+    assertSameOrigin(request, dashboard.config.TRUST_PROXY, dashboard.config.PUBLIC_URL);
     assertJsonBody(request);
   }
   return dashboard;

@@ -3,6 +3,7 @@ import Papa from "papaparse";
 import { z } from "zod";
 import { type NewTicket, NewTicket as NewTicketSchema } from "@/lib/contract/requests";
 import { IMPORT_MAX_BYTES } from "@/lib/shared/api/limits";
+import { typedText } from "@/lib/shared/api/params";
 import type { RowError } from "@/lib/shared/api/staff";
 
 export type { RowError };
@@ -154,8 +155,8 @@ export function validateTicketCsv(text: string, catalog: ImportCatalog): CsvVali
 
 /** The body of an import request: the file's name and its text (its size is the body's, IMPORT_MAX_BYTES). */
 export const ImportBody = z.object({
-  file_name: z.string().trim().min(1).max(200),
-  csv: z.string(),
+  file_name: typedText({ min: 1, max: 200 }),
+  csv: typedText({ max: IMPORT_MAX_BYTES, multiline: true }),
 });
 
 /** How an import's body is read: up to IMPORT_MAX_BYTES, a larger one answered 413 with the limit. */

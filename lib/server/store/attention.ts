@@ -210,6 +210,18 @@ export async function setStationOverride(
 }
 
 /** A terminal's latest records of every kind, newest first. */
+/** Whether the mirror knows a terminal: a computed state, or a record of it (device ids matched as stored). */
+export async function terminalKnown(q: Queryable, deviceId: string): Promise<boolean> {
+  const [row] = await q.query<{ known: boolean }>(
+    `select exists (select 1 from terminal_states where device_id = $1)
+        or exists (select 1 from m_sales where device_id = $1)
+        or exists (select 1 from m_topups where device_id = $1)
+        or exists (select 1 from m_scans where device_id = $1) as known`,
+    [deviceId],
+  );
+  return row?.known === true;
+}
+
 export function terminalRecords(q: Queryable, deviceId: string, limit: number) {
   return q.query<{
     kind: "sale" | "topup" | "withdraw" | "scan";

@@ -287,6 +287,7 @@ export const mirrorTables = [
   "m_ticket_types",
   "m_tickets",
   "m_review_wristbands",
+  "m_wristband_tickets",
   "m_sales",
   "m_topups",
   "m_scans",

@@ -1,9 +1,7 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { runMigrations } from "@/lib/db/migrate";
+import { LEGACY_COMMIT, migrateAsAt } from "@/lib/testing/store-definitions";
 import { openTestDb, testDatabaseUrls } from "@/lib/testing/test-db";
 import { DASHBOARD_STORE } from ".";
 
@@ -14,22 +12,11 @@ import { DASHBOARD_STORE } from ".";
  */
 
 let db: Db;
-let before: { migrations: string; functions: string };
 
 beforeAll(async () => {
   db = await openTestDb(testDatabaseUrls.dashboard);
-  // The store as it was before 017: its migrations, and the function files of its tables (the
-  // night-close history's guard, file 30, came with 017).
-  const root = mkdtempSync(join(tmpdir(), "migrations-016-"));
-  before = { migrations: join(root, "migrations"), functions: join(root, "functions") };
-  const keep = (dir: string, to: string, upTo: string) => {
-    mkdirSync(to);
-    for (const f of readdirSync(dir).filter((f) => f.endsWith(".sql") && f < upTo))
-      copyFileSync(join(dir, f), join(to, f));
-  };
-  keep(DASHBOARD_STORE.migrations, before.migrations, "017");
-  keep(DASHBOARD_STORE.functions!, before.functions, "30");
-  await runMigrations(db, { ...DASHBOARD_STORE, ...before });
+  // The store as the code before 017 left it (its migrations, with their functions and triggers).
+  await migrateAsAt(db, LEGACY_COMMIT, "lib/server/store/migrations", DASHBOARD_STORE.lockKey);
   for (const [day, comment] of [
     ["day_1", "first"],
     ["day_2", "other night"],
@@ -53,7 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db?.close();
-  if (before) rmSync(join(before.migrations, ".."), { recursive: true, force: true });
 });
 
 describe("migration 017 on existing history", () => {

@@ -54,12 +54,23 @@ export async function updatePassword(
   return user;
 }
 
-export async function updateRole(db: Queryable, username: string, role: Role): Promise<User | undefined> {
-  const [user] = await db.query<User>(
-    `update users set role = $2, updated_at = now() where username = $1 returning ${COLUMNS}`,
+/**
+ * Gives a user another role; a user who has that role already is left alone. Answers the user and
+ * whether the role changed (one statement decides, on the row as it is when it is locked), or
+ * undefined when there is no such user.
+ */
+export async function updateRole(
+  db: Queryable,
+  username: string,
+  role: Role,
+): Promise<{ user: User; changed: boolean } | undefined> {
+  const [updated] = await db.query<User>(
+    `update users set role = $2, updated_at = now() where username = $1 and role <> $2 returning ${COLUMNS}`,
     [username, role],
   );
-  return user;
+  if (updated) return { user: updated, changed: true };
+  const unchanged = await findUserByName(db, username);
+  return unchanged && { user: unchanged, changed: false };
 }
 
 /** Keeps the language a user chose. */

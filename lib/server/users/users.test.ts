@@ -59,8 +59,47 @@ describe("the users screen", () => {
 
     const three = (await h.signIn("supervisor", PASSWORDS.supervisor)).cookie;
     const changed = (await (await act(role, "supervisor", { role: "manager" })).json()) as UserActionAnswer;
-    expect(changed).toMatchObject({ ended_sessions: 1, user: { role: "manager", sessions: 0 } });
+    expect(changed).toMatchObject({
+      ended_sessions: 1,
+      changed: true,
+      user: { role: "manager", sessions: 0 },
+    });
     expect((await h.call(audit, "GET", "/api/audit", { cookie: three })).status).toBe(401);
+  });
+
+  it("a role change that changes nothing ends no session, and says so", async () => {
+    const cookies = [];
+    for (let i = 0; i < 3; i++) cookies.push((await h.signIn("staff", PASSWORDS.staff)).cookie);
+    const live = (await view()).users.find((u) => u.username === "staff")!.sessions;
+    expect(live).toBeGreaterThanOrEqual(3);
+    const res = await act(role, "staff", { role: "staff" });
+    expect(res.status).toBe(200);
+    const same = (await res.json()) as UserActionAnswer;
+    expect(same).toMatchObject({
+      changed: false,
+      ended_sessions: 0,
+      user: { role: "staff", sessions: live },
+    });
+    for (const cookie of cookies)
+      expect((await h.call(audit, "GET", "/api/audit", { cookie })).status).toBe(403);
+    const log = (await (await h.call(audit, "GET", "/api/audit", { cookie: manager })).json()) as {
+      data: { action: string; target: string; outcome: string; detail: Record<string, unknown> }[];
+    };
+    expect(log.data[0]).toMatchObject({
+      action: "users.role",
+      target: "staff",
+      outcome: "unchanged",
+      detail: { from: "staff", to: "staff", ended_sessions: 0 },
+    });
+    // Two managers changing the same role at once: one of them changes it, the other changes nothing.
+    const both = await Promise.all([
+      act(role, "staff", { role: "supervisor" }),
+      act(role, "staff", { role: "supervisor" }),
+    ]);
+    const answers = (await Promise.all(both.map((r) => r.json()))) as UserActionAnswer[];
+    expect(answers.map((a) => a.changed).sort()).toEqual([false, true]);
+    expect(answers.reduce((n, a) => n + a.ended_sessions, 0)).toBe(live);
+    await act(role, "staff", { role: "staff" });
   });
 
   it("is for managers only; a manager's own role is changed by another manager", async () => {

@@ -65,14 +65,20 @@ export async function changeUser(
   const { db } = dashboard;
   const before = await accountOf(db, username);
   let ended = 0;
+  let changed = true;
   try {
-    if (action.kind === "unlock") await unlockAccount(db, username);
-    else if (action.kind === "sign_out") ended = await endSessionsOf(db, username);
-    else {
+    if (action.kind === "unlock") {
+      changed = before.locked_until !== null;
+      await unlockAccount(db, username);
+    } else if (action.kind === "sign_out") {
+      ended = await endSessionsOf(db, username);
+      changed = ended > 0;
+    } else {
       if (username === manager.username)
         throw new ConsoleError("forbidden", "Your own role is changed by another manager.");
-      ended = before.sessions;
-      await setRole(db, username, action.role);
+      const result = await setRole(db, username, action.role);
+      changed = result.changed;
+      ended = result.endedSessions;
     }
   } catch (err) {
     if (err instanceof UserError) throw new ConsoleError("invalid_parameter", err.message);
@@ -82,11 +88,12 @@ export async function changeUser(
     user: manager,
     action: `users.${action.kind}`,
     target: username,
-    outcome: "ok",
+    // A role change to the role the user has already is kept too, as what it was: nothing.
+    outcome: changed || action.kind !== "role" ? "ok" : "unchanged",
     detail:
       action.kind === "role"
         ? { from: before.role, to: action.role, ended_sessions: ended }
         : { ended_sessions: ended },
   });
-  return { user: await accountOf(db, username), ended_sessions: ended };
+  return { user: await accountOf(db, username), ended_sessions: ended, changed };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typedText } from "./params";
 
 /** Answers of the terminals and alerts screens (`app/api/terminals/*`, `app/api/alerts/*`). */
 
@@ -125,4 +126,4 @@ export type AlertsView = z.infer<typeof AlertsView>;
 export const AlertCount = z.object({ open: z.number(), unacknowledged: z.number() });
 export type AlertCount = z.infer<typeof AlertCount>;
 
-export const AcknowledgeRequest = z.object({ comment: z.string().trim().max(500).default("") });
+export const AcknowledgeRequest = z.object({ comment: typedText({ max: 500, multiline: true }).default("") });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CodeParam, SearchQuery, typedText } from "./params";
+import { CodeParam, DeviceId, DeviceSegment, SearchQuery, typedText } from "./params";
 
 describe("typedText", () => {
   const line = typedText({ max: 10 });
@@ -53,5 +53,29 @@ describe("SearchQuery", () => {
     expect(SearchQuery.parse({ q: "ana\tperez" }).q).toBe("ana perez");
     expect(SearchQuery.safeParse({ q: "a\u0007b" }).success).toBe(false);
     expect(SearchQuery.safeParse({ q: " \r\n" }).success).toBe(false);
+  });
+});
+
+describe("typedText without trimming: a device id as stored", () => {
+  it("keeps leading and trailing spaces; refuses NUL and lone surrogates", () => {
+    expect(DeviceId.parse(" bar-1")).toBe(" bar-1");
+    expect(DeviceId.parse("bar-1 ")).toBe("bar-1 ");
+    expect(DeviceId.parse(" =1+1")).toBe(" =1+1");
+    expect(DeviceId.safeParse("").success).toBe(false);
+    expect(DeviceId.safeParse("bar\u0000").success).toBe(false);
+    expect(DeviceId.safeParse("bar\udc00").success).toBe(false);
+    expect(DeviceSegment.parse({ device: " bar-1" })).toEqual({ device: " bar-1" });
+    expect(DeviceSegment.safeParse({ device: "a/b" }).success).toBe(false);
+  });
+});
+
+describe("codes", () => {
+  it("refuse lone surrogates and control characters, keep the rest trimmed", () => {
+    expect(CodeParam.parse("  T-0001 ")).toBe("T-0001");
+    expect(CodeParam.safeParse("T\ud800").success).toBe(false);
+    expect(CodeParam.safeParse("\udfffT").success).toBe(false);
+    expect(CodeParam.safeParse("T\u0000").success).toBe(false);
+    expect(SearchQuery.safeParse({ q: "Ana\ud800" }).success).toBe(false);
+    expect(SearchQuery.parse({ q: "Núñez 🎉" })).toEqual({ q: "Núñez 🎉" });
   });
 });

@@ -15,12 +15,18 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 /**
  * Text a person typed (a comment, a reason, a name): the one string type of every body field.
  * NUL and other control characters, and lone UTF-16 surrogates (not text at all: a store would
- * refuse them with a 500), are a 400 here. `multiline` allows line breaks and tabs.
+ * refuse them with a 500), are a 400 here. `multiline` allows line breaks and tabs; `trim: false`
+ * keeps the text exactly as sent (an identifier matched as stored, where a space is part of it).
  */
-export function typedText(options: { max: number; min?: number; multiline?: boolean; tooShort?: string }) {
-  return z
-    .string()
-    .trim()
+export function typedText(options: {
+  max: number;
+  min?: number;
+  multiline?: boolean;
+  tooShort?: string;
+  trim?: boolean;
+}) {
+  const text = options.trim === false ? z.string() : z.string().trim();
+  return text
     .min(options.min ?? 0, options.tooShort ?? `at least ${options.min ?? 0} characters.`)
     .max(options.max, `at most ${options.max} characters.`)
     .refine(
@@ -29,6 +35,22 @@ export function typedText(options: { max: number; min?: number; multiline?: bool
     )
     .refine((s) => !LONE_SURROGATE.test(s), "is not valid text (a lone surrogate).");
 }
+
+/** Whether a string is text (no lone UTF-16 surrogate). */
+const isText = (s: string) => !LONE_SURROGATE.test(s);
+
+/**
+ * A terminal's device id, as the upstream wrote it and the mirror stores it: never trimmed (a
+ * leading space is part of the id, so waivers and station overrides find the terminal); tabs and
+ * line breaks pass (a store keeps them), NUL, other control characters and lone surrogates do not.
+ */
+export const DeviceId = typedText({
+  min: 1,
+  max: 200,
+  multiline: true,
+  trim: false,
+  tooShort: "Name a terminal.",
+});
 
 /**
  * A code from a URL segment, a query or a body: what a ticket, NFC or UHF code may be, normalised
@@ -44,7 +66,8 @@ export const CodeParam = z
       .min(1, "Enter a code.")
       .max(64, "This code is too long.")
       // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-      .regex(/^[^\u0000-\u001f\u007f]+$/, "This code has characters no code has."),
+      .regex(/^[^\u0000-\u001f\u007f]+$/, "This code has characters no code has.")
+      .refine(isText, "This code has characters no code has."),
   );
 
 /** GET /api/staff/search: what was typed or scanned in the header's search box (a code or a name). */
@@ -59,7 +82,8 @@ export const SearchQuery = z.object({
         .min(1, "Type a code or a name.")
         .max(100, "This is too long for a code or a name.")
         // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-        .regex(/^[^\u0000-\u001f\u007f]+$/, "This text has characters no code or name has."),
+        .regex(/^[^\u0000-\u001f\u007f]+$/, "This text has characters no code or name has.")
+        .refine(isText, "This text has characters no code or name has."),
     ),
 });
 
@@ -135,15 +159,9 @@ export const AuditQuery = z.object({
 /** GET /api/wristbands/{code}/sales */
 export const SalesPageQuery = z.object({ starting_after: RecordId.optional() });
 
-/** `{ device }` of routes under `terminals/[device]`: a terminal's device id. */
+/** `{ device }` of routes under `terminals/[device]`: a terminal's device id, as stored (see DeviceId). */
 export const DeviceSegment = z.object({
-  device: z
-    .string()
-    .trim()
-    .min(1, "Name a terminal.")
-    .max(100, "A device id has at most 100 characters.")
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-    .regex(/^[^\u0000-\u001f\u007f/]+$/, "This device id has characters no device id has."),
+  device: DeviceId.refine((d) => !d.includes("/"), "This device id has characters no device id has."),
 });
 
 /** `{ id }` of routes under `alerts/[id]`. */

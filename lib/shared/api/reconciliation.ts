@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_PIECES } from "../denominations";
 import { COUNTED_METHODS } from "../reconciliation";
 import { CountAmount, DayFigures, LiveContext, LiveDay, LiveEvent, SalesTotals } from "./live";
-import { DayId, IdempotencyKey, typedText } from "./params";
+import { DayId, DeviceId, IdempotencyKey, typedText } from "./params";
 
 /** Answers of the night reconciliation (`app/api/reconciliation/*`). Money in integer minor units. */
 
@@ -241,8 +241,8 @@ const CountMethod = z
   .string()
   .refine((m) => (COUNTED_METHODS as readonly string[]).includes(m), "must be cash or card.");
 
-/** A desk id as the night names it ("" is the records without a terminal). */
-const DeskId = z.string().max(200, "at most 200 characters.");
+/** A desk id as the night names it, matched as stored ("" is the records without a terminal). */
+const DeskId = DeviceId.or(z.literal(""));
 
 /**
  * One counted line: a typed total, or notes and coins (cash only), never both. Cash cannot be
@@ -321,13 +321,7 @@ export type DraftRequest = z.input<typeof DraftRequest>;
 /** POST /api/reconciliation/floats: a cash desk's opening float for a night. */
 export const FloatRequest = z.object({
   day_id: DayId,
-  device_id: z
-    .string()
-    .trim()
-    .min(1, "Name the desk.")
-    .max(100, "A desk id has at most 100 characters.")
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-    .regex(/^[^\u0000-\u001f\u007f/]+$/, "This desk id has characters no desk id has."),
+  device_id: DeviceId,
   amount: z.number().int().min(0).max(MAX_COUNT),
 });
 export type FloatRequest = z.infer<typeof FloatRequest>;
@@ -338,8 +332,8 @@ export type ResyncAnswer = z.infer<typeof ResyncAnswer>;
 
 export const WaiverRequest = z.object({
   day_id: DayId,
-  device_id: z.string().trim().min(1).max(100),
-  reason: typedText({ min: 3, max: 500, tooShort: "Say why (at least 3 characters)." }),
+  device_id: DeviceId,
+  reason: typedText({ min: 3, max: 500, multiline: true, tooShort: "Say why (at least 3 characters)." }),
 });
 export type WaiverRequest = z.infer<typeof WaiverRequest>;
 

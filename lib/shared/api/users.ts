@@ -44,6 +44,13 @@ export const UsersView = z.object({
 });
 export type UsersView = z.infer<typeof UsersView>;
 
-/** POST /api/users/{username}/unlock, /sign-out, /role */
-export const UserActionAnswer = z.object({ user: AccountView, ended_sessions: z.number().int() });
+/**
+ * POST /api/users/{username}/unlock, /sign-out, /role: the account after, the sessions ended, and
+ * whether anything changed (false: the user had that role already, was not locked, had no session).
+ */
+export const UserActionAnswer = z.object({
+  user: AccountView,
+  ended_sessions: z.number().int(),
+  changed: z.boolean(),
+});
 export type UserActionAnswer = z.infer<typeof UserActionAnswer>;

@@ -1,17 +1,24 @@
 -- rebuild: select live_recompute_topup_types();
--- After every statement on m_tickets: the wristbands the old and new rows name are re-typed, so
--- m_wristband_ticket_type keeps equal to what m_tickets says.
+-- A ticket arrives, changes or goes: the link to its current wristband is learned (a link already
+-- known is kept: m_wristband_tickets only grows), and every wristband it ever had (by its code)
+-- moves its top-ups to the type it counts under now.
 create or replace function live_tickets_changed() returns trigger language plpgsql as $$
 declare
-  ids text[] := '{}';
+  codes text[] := '{}';
 begin
-  if TG_OP in ('UPDATE', 'DELETE') then
-    ids := ids || array(select o.data->'wristband'->>'id' from old_rows o);
-  end if;
   if TG_OP in ('INSERT', 'UPDATE') then
-    ids := ids || array(select n.data->'wristband'->>'id' from new_rows n);
+    insert into m_wristband_tickets (wristband_id, ticket_code)
+      select distinct on (n.data->'wristband'->>'id') n.data->'wristband'->>'id', n.code
+      from new_rows n where n.data->'wristband'->>'id' is not null
+      order by n.data->'wristband'->>'id', n.id
+    on conflict (wristband_id) do nothing;
+    codes := codes || array(select n.code from new_rows n);
   end if;
-  perform live_retype_wristbands(ids);
+  if TG_OP in ('UPDATE', 'DELETE') then
+    codes := codes || array(select o.code from old_rows o);
+  end if;
+  perform live_retype_wristbands(array(
+    select w.wristband_id from m_wristband_tickets w where w.ticket_code = any(codes)));
   return null;
 end $$;
 
