@@ -83,7 +83,8 @@ export function SignoffHistory({
           key: s.id,
           cells: [
             at(s.signed_at),
-            s.username,
+            // A username is data, not the console's words (a user may be called "manager").
+            <SafeText key="by" text={s.username} />,
             <div key="state">
               <StatusText signoff={s} at={at} />
               {canApprove && s.status === "awaiting_approval" && s.username !== username && (
