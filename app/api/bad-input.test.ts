@@ -27,13 +27,13 @@ beforeAll(async () => {
   h = await startHarness({ upstream: false });
   manager = (await h.signIn("manager", PASSWORDS.manager)).cookie;
   await insertEventDays(h.db, [DAY]);
-  // " bar-1" sold until 03:50; "bar-2" went silent at 23:00, so the night waits for it.
+  // "bar-2" sold until 03:50; " bar-1" went silent at 23:00, so the night waits for it.
   await upsertSales(h.db, [
     ...Array.from({ length: 6 }, (_, i) =>
-      saleRecord({ device: SPACED, day: DAY.id, occurred: `2026-07-11T03:${50 - i * 5}:00Z` }),
+      saleRecord({ device: "bar-2", day: DAY.id, occurred: `2026-07-11T03:${50 - i * 5}:00Z` }),
     ),
     ...Array.from({ length: 6 }, (_, i) =>
-      saleRecord({ device: "bar-2", day: DAY.id, occurred: `2026-07-10T${18 + i}:00:00Z` }),
+      saleRecord({ device: SPACED, day: DAY.id, occurred: `2026-07-10T${18 + i}:00:00Z` }),
     ),
   ]);
   const [alert] = await h.db.query<{ id: string }>(
@@ -111,7 +111,7 @@ describe("bad input is a 400 with a stable code", () => {
         signoff,
         "POST",
         "/api/reconciliation/signoff",
-        { body: { day_id: DAY.id, comment: `ok ${bad}`, counted: [] } },
+        { body: { day_id: DAY.id, idempotency_key: uuid(), comment: `ok ${bad}`, counted: [] } },
         "comment",
       );
       await expect400(
@@ -121,6 +121,7 @@ describe("bad input is a 400 with a stable code", () => {
         {
           body: {
             day_id: DAY.id,
+            idempotency_key: uuid(),
             comment: "",
             counted: [{ device_id: bad, payment_method: "cash", counted: 1 }],
           },
@@ -215,7 +216,7 @@ describe("terminals' device ids", () => {
       await h.db.query("select target, outcome from audit_log where action = 'terminals.station'"),
     ).toEqual([{ target: SPACED, outcome: "ok" }]);
 
-    // The night waits for bar-2 (silent since 23:00); " bar-1" can be waived by its own id too.
+    // The night waits for " bar-1" (silent since 23:00): it is waived by its own id, spaces and all.
     const waived = await h.call(waivers, "POST", "/api/reconciliation/waivers", {
       cookie: manager,
       body: { day_id: DAY.id, device_id: SPACED, reason: "Counted by hand" },

@@ -262,7 +262,7 @@ describe("the kept summary on a store seeded before it existed", () => {
       await runMigrations(store, { migrations: onlyFirst, lockKey: API_STORE.lockKey });
       await seedDemo(store, { scale: 0.02, random: 11, now: new Date("2026-07-11T20:30:00.000Z") });
       expect(await migrate(store)).toEqual({
-        migrations: ["002_summary.sql"],
+        migrations: ["002_summary.sql", "003_codes_any_case.sql"],
         rebuilds: ["select summary_recompute()"],
       });
       const days = (await store.query<{ id: string }>("select id from days order by id")).map((d) => d.id);

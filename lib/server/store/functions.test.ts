@@ -84,6 +84,13 @@ async function writeMirror(db: Queryable) {
       id: "c2",
     },
   ]);
+  // A ticket names a second wristband only through a pending_review pair, which the review queue
+  // lists (so a store made before m_wristband_tickets learns both links from it when upgraded).
+  await db.query(
+    `insert into m_review_wristbands (id, nfc, ticket_code, status, updated_at, data)
+     values ('wb_b', 'NFC-B', 't2', 'pending_review', $1, '{}'), ('wb_c', 'NFC-C', 't2', 'pending_review', $1, '{}')`,
+    [DAYS[0]!.start],
+  );
   // Records that change after they were mirrored: a sale completes, a ticket names another wristband.
   await db.query("update m_sales set status = 'completed' where id = 's4'");
   await db.query(`update m_tickets set data = '{"wristband": {"id": "wb_c"}}'::jsonb where id = 't2'`);
@@ -100,11 +107,12 @@ describeStoreFunctions("dashboard", {
     "update a_topups_ticket_type set amount = 0",
     "delete from m_ticket_words where word = 'dubois'",
   ],
-  // The migrations' rebuilds first (016 re-derives the words), then the changed files' (each once).
+  // The migrations' rebuilds first (016 re-derives the words, 019 the top-ups by ticket type),
+  // then the changed files' (each once).
   rebuilds: [
     "select ticket_words_recompute()",
-    "select live_recompute_aggregates()",
     "select live_recompute_topup_types()",
+    "select live_recompute_aggregates()",
     "select attention_recompute()",
   ],
   derived: ["a_sales_hour", "a_device_minute", "a_topups_ticket_type", "m_ticket_words"],
