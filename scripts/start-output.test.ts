@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildNotice, isNextBannerLine, isReadyLine, readyBanner } from "./start-output";
+import { buildNotice, isNextBannerLine, isReadyLine, isSimulatorChatter, readyBanner } from "./start-output";
 
 /** What `next start` printed on 2026-11-25 (Next.js 16.4), then a line of the console's own. */
 const NEXT_START = [
@@ -28,6 +28,13 @@ describe("what npm start prints", () => {
     ]);
     expect(NEXT_START.filter(isReadyLine)).toEqual(["✓ Ready in 181ms"]);
     expect(isNextBannerLine("Error: listen EADDRINUSE: address already in use 127.0.0.1:4310")).toBe(false);
+  });
+
+  it("leaves out the simulator's commentary, not the Integration API's other lines", () => {
+    expect(isSimulatorChatter("[integration-api] simulator: bar-03 offline for 26 min")).toBe(true);
+    expect(isSimulatorChatter("[integration-api] simulator: gate-01 taken offline for 5 min")).toBe(true);
+    expect(isSimulatorChatter("[integration-api] seeded the demo event in 9.1 s: {}")).toBe(false);
+    expect(isSimulatorChatter('[integration-api] simulator stopped: {"events":326}')).toBe(false);
   });
 
   it("once ready: the address, where it listens and, in the sandbox, the demo logins", () => {

@@ -1,7 +1,8 @@
 /**
  * What `npm start` prints: one sentence while it builds, then the console's address and the demo
  * logins once the dashboard answers. Next.js's own start banner (version, "Ready in", the addresses,
- * the experiments) is dropped; anything else the dashboard prints (its logs, its errors) passes.
+ * the experiments) is dropped, and so is the simulator's commentary; anything else the dashboard and
+ * the Integration API print (their logs, their errors) passes.
  */
 import { isAddressLine } from "./next-process";
 
@@ -28,6 +29,14 @@ export function isNextBannerLine(line: string): boolean {
     /^\s*-\s*Experiments\b/.test(line) ||
     /^\s*·\s/.test(line)
   );
+}
+
+/**
+ * The sandbox simulator's running commentary ("bar-03 offline for 26 min"): demo chatter that would
+ * scroll the address and the logins away. Its other lines (the seed, its errors, its stop) pass.
+ */
+export function isSimulatorChatter(line: string): boolean {
+  return /^\[integration-api\] simulator: \S+ (taken )?offline for \d+ min$/.test(line);
 }
 
 export interface ReadyBanner {

@@ -26,7 +26,7 @@ import { openDashboardStore } from "../lib/server/store";
 import { buildDashboardIfNeeded } from "./dashboard-build";
 import { listenHost } from "./listen-host";
 import { nextEnv, nextStartArgs } from "./next-process";
-import { buildNotice, isNextBannerLine, isReadyLine, readyBanner } from "./start-output";
+import { buildNotice, isNextBannerLine, isReadyLine, isSimulatorChatter, readyBanner } from "./start-output";
 
 const env = z
   .object({
@@ -93,7 +93,9 @@ async function main() {
   let sessionSecret = env.SESSION_SECRET;
 
   if (!external) {
-    api = await startServer(loadApiConfig(process.env));
+    api = await startServer(loadApiConfig(process.env), (line) => {
+      if (!isSimulatorChatter(line)) console.log(line);
+    });
     console.log(`[start] Integration API on ${api.url} (reference: ${api.url}/v1/reference)`);
     apiUrl = `${api.url}/v1`;
     apiKey = await provisionKey(api, env.DATA_DIR);
