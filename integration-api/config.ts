@@ -42,6 +42,9 @@ const apiConfigSchema = z.object({
     .default(0),
 });
 
+/** Every variable the service reads (docs/configuration.md documents each). */
+export const API_VARIABLES: readonly string[] = Object.keys(apiConfigSchema.shape);
+
 export type ApiConfig = z.infer<typeof apiConfigSchema> & { API_DATA_DIR: string };
 
 /** The service's data directory: API_DATA_DIR, else `api/` inside DATA_DIR (default `.data`). */
@@ -52,7 +55,7 @@ export function apiDataDir(env: Record<string, string | undefined>): string {
 /** Parses the service's environment; empty strings count as unset. */
 export function loadApiConfig(env: Record<string, string | undefined> = process.env): ApiConfig {
   const raw: Record<string, string> = {};
-  for (const key of Object.keys(apiConfigSchema.shape)) {
+  for (const key of API_VARIABLES) {
     const value = env[key];
     if (value !== undefined && value !== "") raw[key] = value;
   }

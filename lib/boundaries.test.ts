@@ -4,7 +4,7 @@ import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The house rules ("Where things are" in the README), as a test: a folder's name says who may
+ * The house rules ("Where things are" in docs/architecture.md), as a test: a folder's name says who may
  * import it. Each rule lists the files that break it, with the import that does.
  */
 

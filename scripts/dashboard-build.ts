@@ -1,6 +1,7 @@
 /**
  * The rule shared by `npm start` and `npm run bench`: build the dashboard (`next build`) when there is
- * no build yet or a source file is newer than it.
+ * no build yet or a source file is newer than it. The build's own output (its route table) is shown
+ * only when it fails.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -28,14 +29,28 @@ function newestSource(path: string): number {
   return Math.max(0, ...readdirSync(path).map((entry) => newestSource(join(path, entry))));
 }
 
-/** Builds when needed; returns the build's seconds, or null when the build was up to date. */
-export function buildDashboardIfNeeded(announce: () => void): number | null {
+/**
+ * Builds when needed; returns the build's seconds, or null when the build was up to date.
+ * `announce` is told whether this is the first build (no build yet) or a rebuild.
+ */
+export function buildDashboardIfNeeded(announce: (firstBuild: boolean) => void): number | null {
   const buildId = ".next/BUILD_ID";
   const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   if (built && Math.max(...SOURCES.map(newestSource)) < built) return null;
-  announce();
+  announce(!built);
   const started = performance.now();
-  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: nextEnv() });
-  if (result.status !== 0) throw new Error("next build failed");
+  const result = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    env: nextEnv(),
+  });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    throw new Error(
+      `next build failed${result.error ? ` (${result.error.message})` : ""}; its output is above`,
+    );
+  }
   return (performance.now() - started) / 1000;
 }

@@ -25,7 +25,8 @@ import { addUser, listUsers } from "../lib/server/auth/users";
 import { openDashboardStore } from "../lib/server/store";
 import { buildDashboardIfNeeded } from "./dashboard-build";
 import { listenHost } from "./listen-host";
-import { isAddressLine, nextEnv, nextStartArgs } from "./next-process";
+import { nextEnv, nextStartArgs } from "./next-process";
+import { buildNotice, isNextBannerLine, isReadyLine, isSimulatorChatter, readyBanner } from "./start-output";
 
 const env = z
   .object({
@@ -92,7 +93,9 @@ async function main() {
   let sessionSecret = env.SESSION_SECRET;
 
   if (!external) {
-    api = await startServer(loadApiConfig(process.env));
+    api = await startServer(loadApiConfig(process.env), (line) => {
+      if (!isSimulatorChatter(line)) console.log(line);
+    });
     console.log(`[start] Integration API on ${api.url} (reference: ${api.url}/v1/reference)`);
     apiUrl = `${api.url}/v1`;
     apiKey = await provisionKey(api, env.DATA_DIR);
@@ -102,7 +105,7 @@ async function main() {
     await ensureDemoUsers(env.DATA_DIR, env.DATABASE_URL);
   }
 
-  buildDashboardIfNeeded(() => console.log("[start] building the dashboard (next build)..."));
+  buildDashboardIfNeeded((first) => console.log(buildNotice(first)));
   const host = listenHost({ HOST: env.HOST, sandbox: !external });
   const dashboard: ChildProcess = spawn(process.execPath, nextStartArgs(env.PORT, host.bind), {
     stdio: ["ignore", "pipe", "inherit"],
@@ -115,17 +118,25 @@ async function main() {
       SANDBOX: external ? "off" : "on",
     }),
   });
-  createInterface({ input: dashboard.stdout! }).on("line", (line) => {
-    if (!isAddressLine(line)) console.log(line);
-  });
 
-  console.log(`\n  Event operations console: http://localhost:${env.PORT}`);
-  console.log(`  ${host.note}`);
-  if (!external) {
-    console.log("  Demo logins (sandbox only):");
-    for (const u of DEMO_USERS) console.log(`    ${u.role.padEnd(10)} ${u.username} / ${u.password}`);
-  }
-  console.log("  Ctrl-C stops everything.\n");
+  // The address and the logins once the dashboard answers (Next's "Ready" line; a minute at most).
+  let announced = false;
+  const announce = () => {
+    if (announced) return;
+    announced = true;
+    clearTimeout(fallback);
+    const banner = readyBanner({
+      url: `http://localhost:${env.PORT}`,
+      hostNote: host.note,
+      logins: external ? undefined : DEMO_USERS,
+    });
+    console.log(banner.join("\n"));
+  };
+  const fallback = setTimeout(announce, 60_000);
+  createInterface({ input: dashboard.stdout! }).on("line", (line) => {
+    if (isReadyLine(line)) announce();
+    if (!isNextBannerLine(line)) console.log(line);
+  });
 
   let stopping = false;
   const stop = async (code = 0) => {

@@ -55,6 +55,9 @@ const schema = z.object({
   NIGHT_TOLERANCE_NIGHT: z.coerce.number().int().min(0).max(100_000_000).default(2000),
 });
 
+/** Every variable the dashboard reads (docs/configuration.md documents each). */
+export const DASHBOARD_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 export type DashboardConfig = z.infer<typeof schema> & { CASHLESS_API_KEY: string; SESSION_SECRET: string };
 
 /**
@@ -63,7 +66,7 @@ export type DashboardConfig = z.infer<typeof schema> & { CASHLESS_API_KEY: strin
  */
 export function parseDashboardConfig(env: Record<string, string | undefined> = process.env): DashboardConfig {
   const raw: Record<string, string> = {};
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of DASHBOARD_VARIABLES) {
     const value = env[key];
     if (value !== undefined && value !== "") raw[key] = value;
   }
