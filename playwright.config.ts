@@ -47,6 +47,8 @@ export default defineConfig({
       API_PORT: String(E2E_API_PORT),
       API_SEED_SCALE: "0.2",
       API_SIMULATOR_RATE: "4",
+      // The specs look codes up far faster than a gate: the fair-use share is tested on its own.
+      SANDBOX_READ_LIMIT: "600",
       SYNC_INTERVAL_S: "10",
       // What needs attention, shortened so that e2e/attention.spec.ts sees it within minutes.
       ATTENTION_QUIET_S: "20",

@@ -50,6 +50,14 @@ beforeAll(async () => {
     offlineChance: 0.0006,
     maxOfflineMinutes: 3,
   });
+  // Tickets an integrator created through the API after the simulator started: not the demo's.
+  await api.db.query(
+    `insert into tickets (id, code, status, ticket_type_id, attendee_name, attendee_email, valid_day_ids, created_at, updated_at)
+     select 'tk_later_' || n, 'LATER-' || n, 'active', t.ticket_type_id, t.attendee_name, t.attendee_email,
+            t.valid_day_ids, $1, $1
+     from (select * from tickets limit 1) t, generate_series(1, 40) n`,
+    [new Date(start.getTime() + 1)],
+  );
   const began = Date.now();
   for (let i = 0; i < STEPS; i++) {
     await sim.step();
@@ -75,6 +83,14 @@ describe("terminal simulator, 10 simulated minutes at 20 events/s", () => {
     expect(s.withdrawals).toBeGreaterThan(0);
     expect(s.checkIns).toBeGreaterThan(0);
     expect(s.accessChecks).toBeGreaterThan(0);
+  });
+
+  it("accredits the demo's attendees only: tickets created through the API since it started stay active", async () => {
+    expect(sim.stats.checkIns).toBeGreaterThan(40);
+    const [later] = await api.db.query<{ active: number }>(
+      "select count(*)::int as active from tickets where code like 'LATER-%' and status = 'active'",
+    );
+    expect(later!.active).toBe(40);
   });
 
   it("leaves every wristband's balances equal to its records", async () => {

@@ -60,6 +60,8 @@ export class TerminalSimulator {
   private readonly terminals = new Map<string, Terminal>();
   private wristbands: { id: string; nfc: string }[] = [];
   private poolLoadedAt = 0;
+  /** Tickets created after this (through the API, by an integrator or a test) are theirs to use. */
+  private readonly startedAt: Date;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
   readonly stats: SimulatorStats = {
@@ -80,6 +82,7 @@ export class TerminalSimulator {
   ) {
     this.rng = new Random(options.seed ?? Date.now() % 2 ** 31);
     this.clock = options.clock ?? (() => new Date());
+    this.startedAt = this.clock();
     const devices = [
       ...DEMO_STANDS.map((s) => s.deviceId),
       ...DEMO_TOPUP_DEVICES,
@@ -314,9 +317,15 @@ export class TerminalSimulator {
     return { nfc: `SIM${this.rng.hex(11).toUpperCase()}`, uhf: `E28SIM${this.rng.hex(18).toUpperCase()}` };
   }
 
+  /**
+   * The gates accredit the event's own attendees: tickets that existed when the simulator started.
+   * One created through the API since (an integrator trying a check-in, a browser test) stays as
+   * its creator leaves it, instead of being checked in by a simulated gate at a random moment.
+   */
   private async checkIn(now: Date) {
     const [ticket] = await this.services.db.query<{ code: string }>(
-      "select code from tickets where status = 'active' order by random() limit 1",
+      "select code from tickets where status = 'active' and created_at < $1 order by random() limit 1",
+      [this.startedAt],
     );
     if (!ticket) return;
     const gates = DEMO_GATES.filter((g) => g.checkIn);
