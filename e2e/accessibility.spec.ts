@@ -233,7 +233,7 @@ for (const role of roles as readonly Role[]) {
         await signIn(page, role);
         await open(page, "/terminals/bar-01", async (p) => {
           await expect(p.getByTestId("terminal-state")).toBeVisible({ timeout: 60_000 });
-          await expect(firstRow(p, "Latest records")).toBeVisible();
+          await expect(firstRow(p, "The terminal's latest records")).toBeVisible();
         });
         await expectNoViolations(page, `/terminals/bar-01 as ${role}`);
       });

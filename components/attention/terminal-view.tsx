@@ -83,7 +83,7 @@ export function TerminalScreen({ device, canManage }: { device: string; canManag
       </Panel>
       <Panel title={t("records")} id="terminal-records">
         <DataTable
-          caption={t("records")}
+          caption={t("recordsCaption")}
           hiddenCaption
           empty={<Empty plain>{t("noRecords")}</Empty>}
           columns={[t("kind"), t("occurred"), t("arrived"), numeric(t("amount")), t("status"), t("night")]}

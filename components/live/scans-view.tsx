@@ -95,7 +95,7 @@ export function ScansView() {
         </Panel>
         <Panel id="scans-reasons" title={t("reasonsTitle")}>
           <DataTable
-            caption={t("reasonsTitle")}
+            caption={t("reasonsCaption")}
             hiddenCaption
             empty={<Empty>{t("noDenials")}</Empty>}
             columns={[t("reason"), numeric(t("denied"))]}

@@ -189,7 +189,7 @@ function NightScreen({
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title={t("byMethod")} id="by-method-title">
           <CountAndTotalTable
-            caption={t("byMethod")}
+            caption={t("byMethodCaption")}
             labels={[t("method"), t("sales"), t("total")]}
             rows={f.sales_by_payment_method.map((r) => ({
               key: r.payment_method,
@@ -202,7 +202,7 @@ function NightScreen({
         <Panel title={t("byTerminal")} id="by-terminal-title">
           <RecordsNote ctx={data} dayId={day.id} />
           <CountAndTotalTable
-            caption={t("byTerminal")}
+            caption={t("byTerminalCaption")}
             labels={[t("terminal"), t("sales"), t("total")]}
             rows={f.sales_by_device.map((r) => ({ key: r.device_id, name: desk(r.device_id), ...r }))}
             money={money}
@@ -210,7 +210,7 @@ function NightScreen({
         </Panel>
         <Panel title={t("byTax")} id="by-tax-title">
           <DataTable
-            caption={t("byTax")}
+            caption={t("byTaxCaption")}
             hiddenCaption
             columns={[t("tax"), numeric(t("base")), numeric(t("tax"))]}
             rows={f.sales_by_tax.map((r) => ({

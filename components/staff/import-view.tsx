@@ -234,7 +234,7 @@ function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void
   return (
     <Panel title={t("recent")}>
       <DataTable
-        caption={t("recent")}
+        caption={t("recentCaption")}
         hiddenCaption
         columns={[
           t("fileColumn"),
