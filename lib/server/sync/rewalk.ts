@@ -9,14 +9,15 @@ export type RewalkResource = "sales" | "topups";
 /**
  * Walks every record of one day (`day_id`), upserting; then deletes the day's mirrored records
  * upstream no longer lists. This is what catches late records whose id fell below the cursor.
- * Returns how many records upstream listed.
+ * Each page's records are counted in the run as it is stored, so a walk that fails half-way still
+ * counts what it wrote (the next checksum may then match, and no walk counts them again).
  */
 export async function rewalkDay(
   ctx: SyncContext,
   resource: RewalkResource,
   dayId: string,
   run: ResourceRun,
-): Promise<number> {
+): Promise<void> {
   const ids: string[] = [];
   const pages = ctx.client.pages(
     tailPaths[resource],
@@ -25,9 +26,9 @@ export async function rewalkDay(
   );
   for await (const page of pages) {
     await upsertTail(ctx.db, resource, page.data);
+    run.records += page.data.length;
     ids.push(...page.data.map((x) => x.id));
   }
   const removed = await deleteDayRecordsNotIn(ctx.db, tailTables[resource], dayId, ids);
   if (removed) ctx.log.info(`[sync] day ${dayId}: ${removed} ${resource} no longer listed upstream, removed`);
-  return ids.length;
 }
