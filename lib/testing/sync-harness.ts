@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { TerminalSimulator } from "@/integration-api/simulator/terminal-simulator";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
 import type { SalesSummary } from "@/lib/contract";
@@ -7,6 +7,7 @@ import { mirrorDayTotals, mirrorTables } from "@/lib/server/store/mirror";
 import { summaryTotals } from "@/lib/server/sync/checksum";
 import { SyncWorker, type SyncWorkerOptions } from "@/lib/server/sync/worker";
 import { defaultSleep, UpstreamClient } from "@/lib/server/upstream/client";
+import { openTestDashboardStore } from "./dashboard-store";
 import { FakeClock, seededRandom } from "./fake-clock";
 import { READ_SCOPES } from "./real-api-sync";
 import { withFaults } from "./upstream-faults";
@@ -119,6 +120,24 @@ export async function syncUpstream(options: { scale?: number; random?: number } 
 }
 
 export type SyncUpstream = Awaited<ReturnType<typeof syncUpstream>>;
+
+/**
+ * One dashboard store and one in-process upstream for a test file (each takes seconds to start),
+ * opened before its tests and closed after them; `use` receives both.
+ */
+export function storeAndUpstreamPerFile(use: (opened: { store: Db; up: SyncUpstream }) => void) {
+  let store: Db | undefined;
+  let up: SyncUpstream | undefined;
+  beforeAll(async () => {
+    store = await openTestDashboardStore();
+    up = await syncUpstream();
+    use({ store, up });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await up?.close();
+  });
+}
 
 export interface HarnessOptions {
   /** Reads per minute of the worker's key (default 120). */

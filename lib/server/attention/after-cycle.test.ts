@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
-import { type SyncUpstream, syncHarness, syncUpstream } from "@/lib/testing/sync-harness";
+import { type SyncUpstream, storeAndUpstreamPerFile, syncHarness } from "@/lib/testing/sync-harness";
 import { terminalStates } from "../store/attention";
 import { attentionAfterCycle } from "./evaluate";
 
@@ -12,14 +11,7 @@ import { attentionAfterCycle } from "./evaluate";
 
 let store: Db;
 let up: SyncUpstream;
-beforeAll(async () => {
-  store = await openTestDashboardStore();
-  up = await syncUpstream();
-});
-afterAll(async () => {
-  await store?.close();
-  await up?.close();
-});
+storeAndUpstreamPerFile((opened) => ({ store, up } = opened));
 
 const config = { ATTENTION_QUIET_S: 600, ATTENTION_LATE_S: 600, ATTENTION_ALERT_S: 900 };
 

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
-import { type SyncUpstream, syncHarness, syncUpstream } from "@/lib/testing/sync-harness";
+import { type SyncUpstream, storeAndUpstreamPerFile, syncHarness } from "@/lib/testing/sync-harness";
 import { overviewReport, salesDayReport, topupsDayReport } from "./reports";
 
 /**
@@ -11,14 +10,7 @@ import { overviewReport, salesDayReport, topupsDayReport } from "./reports";
 
 let store: Db;
 let up: SyncUpstream;
-beforeAll(async () => {
-  store = await openTestDashboardStore();
-  up = await syncUpstream();
-});
-afterAll(async () => {
-  await store?.close();
-  await up?.close();
-});
+storeAndUpstreamPerFile((opened) => ({ store, up } = opened));
 
 const salesOf = (s: { sales: { count: number; total: number; total_base: number; total_tax: number } }) => ({
   count: s.sales.count,

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
-import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import {
   expectMirrorEqualsUpstream,
   HARNESS_PAGE_SIZE,
   type HarnessOptions,
   ids,
   type SyncUpstream,
+  storeAndUpstreamPerFile,
   syncHarness,
   syncUpstream,
 } from "@/lib/testing/sync-harness";
@@ -23,14 +23,7 @@ import { SyncWorker } from "./worker";
 
 let store: Db;
 let up: SyncUpstream;
-beforeAll(async () => {
-  store = await openTestDashboardStore();
-  up = await syncUpstream();
-});
-afterAll(async () => {
-  await store?.close();
-  await up?.close();
-});
+storeAndUpstreamPerFile((opened) => ({ store, up } = opened));
 
 const setup = (options: HarnessOptions = {}) => syncHarness(store, up, options);
 type Harness = Awaited<ReturnType<typeof setup>>;

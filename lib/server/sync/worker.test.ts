@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { UpstreamClient } from "@/lib/server/upstream/client";
-import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { READ_SCOPES } from "@/lib/testing/real-api-sync";
 import {
   expectMirrorEqualsUpstream,
   type HarnessOptions,
   ids,
   type SyncUpstream,
+  storeAndUpstreamPerFile,
   syncHarness,
   syncUpstream,
   upstreamView,
@@ -25,14 +25,7 @@ const INTERVAL = 30_000;
 // run the same tests in throwaway PostgreSQL schemas.
 let store: Db;
 let up: SyncUpstream;
-beforeAll(async () => {
-  store = await openTestDashboardStore();
-  up = await syncUpstream();
-});
-afterAll(async () => {
-  await store?.close();
-  await up?.close();
-});
+storeAndUpstreamPerFile((opened) => ({ store, up } = opened));
 const setup = (options: HarnessOptions = {}) => syncHarness(store, up, { intervalMs: INTERVAL, ...options });
 const sortedIds = (items: { id: string }[]) => items.map((x) => x.id).sort();
 
