@@ -47,8 +47,10 @@ export default defineConfig({
       API_PORT: String(E2E_API_PORT),
       API_SEED_SCALE: "0.2",
       API_SIMULATOR_RATE: "4",
-      // The specs look codes up far faster than a gate: the fair-use share is tested on its own.
+      // The specs look codes up far faster than a gate (one staff account searches a dozen codes in
+      // seconds, in two languages): the fair-use share and the per-user budget are tested on their own.
       SANDBOX_READ_LIMIT: "600",
+      LOOKUP_BUDGET: "200",
       SYNC_INTERVAL_S: "10",
       // What needs attention, shortened so that e2e/attention.spec.ts sees it within minutes.
       ATTENTION_QUIET_S: "20",
