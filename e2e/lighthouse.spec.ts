@@ -56,6 +56,15 @@ function losses(lhr: Result): string[] {
     .map((audit) => `${audit.id}: ${audit.score} ${audit.displayValue ?? ""}`.trim());
 }
 
+/** Lighthouse's runtime errors of its own recording, not of the page (its message: "run again"). */
+const LIGHTHOUSE_GLITCHES = new Set(["NO_NAVSTART", "NO_TRACING_STARTED", "NO_RESOURCE_REQUEST"]);
+
+async function audit(url: string, flags: Flags, preset: "desktop" | "mobile") {
+  const result = await lighthouse(url, flags, preset === "desktop" ? desktopConfig : undefined);
+  if (!result?.lhr) throw new Error(`Lighthouse returned no result for ${url}`);
+  return result.lhr;
+}
+
 /**
  * Runs Lighthouse on `path` RUNS times in a fresh Chromium, records each run's performance score and
  * answers every run's scores. `mobile`: Lighthouse's default preset (a phone's screen, a slow 4G
@@ -80,13 +89,13 @@ async function measure(
     };
     const runs: Scores[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      const result = await lighthouse(
-        `${BASE}${path}`,
-        flags,
-        preset === "desktop" ? desktopConfig : undefined,
-      );
-      const lhr = result?.lhr;
-      if (!lhr) throw new Error(`Lighthouse returned no result for ${path}`);
+      let lhr = await audit(`${BASE}${path}`, flags, preset);
+      // Lighthouse's own trace recording fails now and then on a busy machine ("please run
+      // Lighthouse again"): such a run measured nothing of the page, so it is run once more.
+      if (lhr.runtimeError && LIGHTHOUSE_GLITCHES.has(lhr.runtimeError.code)) {
+        console.log(`Lighthouse ${name}: ${lhr.runtimeError.code}, run again`);
+        lhr = await audit(`${BASE}${path}`, flags, preset);
+      }
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${path}: ${lhr.runtimeError.message}`);
       expect(new URL(lhr.finalDisplayedUrl).pathname, "measured the page itself, not a redirect").toBe(path);
       const s = scores(lhr);
