@@ -15,9 +15,9 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Ticket } from "@/lib/contract";
-import { evaluateAttention } from "@/lib/server/attention/evaluate";
-import { DEFAULT_ATTENTION } from "@/lib/server/attention/terminal-rules";
+import { evaluateAttention } from "@/lib/server/alerts/evaluate";
 import { upsertSales, upsertTickets } from "@/lib/server/store/mirror";
+import { DEFAULT_ATTENTION } from "@/lib/server/terminals/terminal-rules";
 import { saleRecord } from "@/lib/testing/mirror-records";
 import { count, dayStart, openBenchDashboardStore } from "./dashboard-store";
 

@@ -13,7 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/live/reports";
+import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/sales/reports";
 import { startBenchServer } from "./bench-server";
 import { count, DATA_DIR, dayStart, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
 

@@ -6,7 +6,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Db } from "@/lib/db/db";
-import { addUser } from "@/lib/server/auth/users";
+import { addUser } from "@/lib/server/auth/accounts";
 import { openDashboardStore } from "@/lib/server/store";
 
 export const DATA_DIR = ".data/bench-dashboard";

@@ -24,7 +24,7 @@ import { migrate } from "@/integration-api/store/migrate";
 import { adminToken, createFullKey, freePort, spawnApi } from "@/integration-api/testing/api-process";
 import type { SalesSummary } from "@/lib/contract";
 import { type Db, openDb } from "@/lib/db/db";
-import { overviewReport } from "@/lib/server/live/reports";
+import { overviewReport } from "@/lib/server/sales/reports";
 import { openDashboardStore } from "@/lib/server/store";
 import { backfillRows } from "@/lib/server/store/backfill";
 import { SyncWorker } from "@/lib/server/sync/worker";

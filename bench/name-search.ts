@@ -16,7 +16,7 @@
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { Db } from "@/lib/db/db";
-import { search } from "@/lib/server/staff/search";
+import { search } from "@/lib/server/gate/search";
 import { openDashboardStore } from "@/lib/server/store";
 import { UpstreamClient } from "@/lib/server/upstream/client";
 import { SearchResult } from "@/lib/shared/api/search";

@@ -23,14 +23,18 @@ const POSTGRES_SUITES = [
   "integration-api/store",
   "lib/db",
   "lib/server/sync",
-  "lib/server/live",
-  "lib/server/reconciliation",
-  "lib/server/staff",
+  "lib/server/sales",
+  "lib/server/night",
+  "lib/server/gate",
+  "lib/server/desk",
+  "lib/server/review",
+  "lib/server/imports",
+  "lib/server/terminals",
   "lib/server/store",
   "lib/server/auth",
   "lib/server/http",
   "lib/server/users",
-  "lib/server/attention",
+  "lib/server/alerts",
 ];
 const postgresUp = await new Promise((resolve) => {
   const { hostname, port } = new URL(POSTGRES_URL);

@@ -13,7 +13,7 @@ import {
   setRole,
   UserError,
   unlockAccount,
-} from "../lib/server/auth/users";
+} from "../lib/server/auth/accounts";
 import { openDashboardStore } from "../lib/server/store";
 import { roles } from "../lib/shared/permissions";
 

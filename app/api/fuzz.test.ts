@@ -3,7 +3,7 @@ import { Socket } from "node:net";
 import fc from "fast-check";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addUser } from "@/lib/server/auth/users";
+import { addUser } from "@/lib/server/auth/accounts";
 import { allowedMethods, FRAMEWORK_METHODS, markMethod } from "@/lib/server/http/methods";
 import { SyncWorker } from "@/lib/server/sync";
 import { type Harness, PASSWORDS, type RouteModule, startHarness } from "@/lib/testing/console-harness";

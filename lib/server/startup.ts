@@ -1,5 +1,5 @@
 import "server-only";
-import { attentionAfterCycle } from "./attention/evaluate";
+import { attentionAfterCycle } from "./alerts/evaluate";
 import { DashboardConfigError } from "./config";
 import { getDashboard } from "./dashboard";
 import { stampPeerAddresses } from "./http/client-address";

@@ -2,7 +2,7 @@ import "server-only";
 import type { RateLimits } from "@/lib/contract/resources";
 import type { Db } from "@/lib/db/db";
 import { createTestApi, type TestApi } from "../../integration-api/testing/test-api";
-import { addUser } from "../server/auth/users";
+import { addUser } from "../server/auth/accounts";
 import type { Dashboard } from "../server/dashboard";
 import type { Role } from "../shared/permissions";
 import { openTestDashboardStore } from "./dashboard-store";

@@ -1,4 +1,4 @@
-import { alertsView } from "@/lib/server/attention/views";
+import { alertsView } from "@/lib/server/alerts/views";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
 import { AlertsView } from "@/lib/shared/api/attention";

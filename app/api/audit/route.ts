@@ -1,7 +1,7 @@
+import { auditPage } from "@/lib/server/audit/audit";
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { auditPage } from "@/lib/server/staff/audit";
 import { AuditQuery } from "@/lib/shared/api/params";
 import { AuditPage } from "@/lib/shared/api/staff";
 

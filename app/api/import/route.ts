@@ -1,8 +1,8 @@
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { IMPORT_BODY_LIMIT, ImportBody } from "@/lib/server/staff/csv";
-import { listImportJobs, startImport } from "@/lib/server/staff/import";
+import { listImportJobs, startImport } from "@/lib/server/imports/import";
+import { IMPORT_BODY_LIMIT, ImportBody } from "@/lib/server/imports/import-rows";
 import { ImportJobAnswer, ImportJobList } from "@/lib/shared/api/staff";
 
 /** The latest imports (unfinished ones can be resumed). */

@@ -1,7 +1,7 @@
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { nightReport, nightTolerance } from "@/lib/server/reconciliation/night";
+import { nightReport, nightTolerance } from "@/lib/server/night/night";
 import { DayQuery } from "@/lib/shared/api/params";
 import { NightReport } from "@/lib/shared/api/reconciliation";
 

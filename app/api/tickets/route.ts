@@ -1,7 +1,7 @@
+import { ticketList } from "@/lib/server/gate/tickets";
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { ticketList } from "@/lib/server/staff/tickets";
 import { TicketListQuery } from "@/lib/shared/api/params";
 import { TicketListView } from "@/lib/shared/api/staff";
 

@@ -3,9 +3,9 @@ import type { Db } from "@/lib/db/db";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { testDashboard } from "@/lib/testing/test-dashboard";
 import type { Dashboard } from "../dashboard";
+import { addUser } from "./accounts";
 import { chooseLocale } from "./locale";
 import { SESSION_COOKIE, type SessionUser, sessionOfSeal, startSession } from "./session";
-import { addUser } from "./users";
 
 let db: Db;
 let dashboard: Dashboard;

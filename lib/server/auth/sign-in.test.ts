@@ -4,10 +4,10 @@ import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { testDashboard } from "@/lib/testing/test-dashboard";
 import type { Dashboard } from "../dashboard";
 import { recentSignInFailures } from "../store/sign-in-throttle";
+import { accountStates, addUser, unlockAccount } from "./accounts";
 import { verifyPassword } from "./passwords";
 import { type Client, signIn } from "./sign-in";
 import { checkCredentials, SIGN_IN_RULES } from "./throttle";
-import { accountStates, addUser, unlockAccount } from "./users";
 
 /**
  * The sign-in rules against a real store: PGlite here, a throwaway PostgreSQL schema in the

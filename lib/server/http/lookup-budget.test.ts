@@ -4,7 +4,7 @@ import * as search from "@/app/api/staff/search/route";
 import * as ticket from "@/app/api/tickets/[code]/route";
 import { type Harness, PASSWORDS, startHarness } from "@/lib/testing/console-harness";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
-import { addUser } from "../auth/users";
+import { addUser } from "../auth/accounts";
 import { takeLookup } from "../store/lookup-budget";
 
 /**

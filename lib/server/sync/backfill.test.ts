@@ -8,7 +8,6 @@ import {
   type SyncUpstream,
   storeAndUpstreamPerFile,
   syncHarness,
-  syncUpstream,
 } from "@/lib/testing/sync-harness";
 import { backfillRows } from "../store/backfill";
 import { tailTables } from "../store/mirror";

@@ -1,4 +1,4 @@
-import { alertCount } from "@/lib/server/attention/views";
+import { alertCount } from "@/lib/server/alerts/views";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
 import { AlertCount } from "@/lib/shared/api/attention";

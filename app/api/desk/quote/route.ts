@@ -1,7 +1,7 @@
+import { deskQuote } from "@/lib/server/desk/desk";
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { deskQuote } from "@/lib/server/staff/desk";
 import { DeskQuoteQuery } from "@/lib/shared/api/params";
 import { DeskQuote } from "@/lib/shared/api/staff";
 

@@ -1,7 +1,7 @@
+import { DeskBody, deskWrite } from "@/lib/server/desk/desk";
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { DeskBody, deskWrite } from "@/lib/server/staff/desk";
 import { DeskAnswer } from "@/lib/shared/api/staff";
 
 /** A top-up at the desk: the quoted bonus is sent along; a changed bonus is 409 bonus_mismatch. */

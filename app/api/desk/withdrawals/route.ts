@@ -1,7 +1,7 @@
+import { deskWrite, WithdrawalBody } from "@/lib/server/desk/desk";
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { deskWrite, WithdrawalBody } from "@/lib/server/staff/desk";
 import { DeskAnswer } from "@/lib/shared/api/staff";
 
 /** A refund of paid balance (never the promo balance); more than the balance is insufficient_balance. */

@@ -1,6 +1,6 @@
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { continueImport, requireImportJob } from "@/lib/server/staff/import";
+import { continueImport, requireImportJob } from "@/lib/server/imports/import";
 import { ImportJobAnswer } from "@/lib/shared/api/staff";
 
 export const GET = route<{ id: string }>("tickets.import", async ({ dashboard, params }) =>

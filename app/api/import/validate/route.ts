@@ -1,8 +1,8 @@
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { IMPORT_BODY_LIMIT, ImportBody } from "@/lib/server/staff/csv";
-import { validateImport } from "@/lib/server/staff/import";
+import { validateImport } from "@/lib/server/imports/import";
+import { IMPORT_BODY_LIMIT, ImportBody } from "@/lib/server/imports/import-rows";
 import { ImportValidation } from "@/lib/shared/api/staff";
 
 /** Validates every row of a ticket CSV; nothing is stored nor sent. */

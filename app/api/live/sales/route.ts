@@ -1,7 +1,7 @@
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { salesDayReport } from "@/lib/server/live/reports";
+import { salesDayReport } from "@/lib/server/sales/reports";
 import { SalesDayReport } from "@/lib/shared/api/live";
 import { DayQuery } from "@/lib/shared/api/params";
 

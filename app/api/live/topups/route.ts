@@ -1,7 +1,7 @@
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { topupsDayReport } from "@/lib/server/live/reports";
+import { topupsDayReport } from "@/lib/server/sales/reports";
 import { TopupsDayReport } from "@/lib/shared/api/live";
 import { TopupsQuery } from "@/lib/shared/api/params";
 

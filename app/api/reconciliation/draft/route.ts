@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { saveDraft } from "@/lib/server/reconciliation/counting";
+import { saveDraft } from "@/lib/server/night/counting";
 import { DraftLine, DraftRequest } from "@/lib/shared/api/reconciliation";
 
 /** Saves counted lines as the night's draft (a running night can be counted); answers the draft. */

@@ -2,8 +2,8 @@ import { readQuery } from "@/lib/server/http/input";
 import { requestLocale } from "@/lib/server/http/locale";
 import { csvResponse } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { nightExport } from "@/lib/server/reconciliation/csv";
-import { nightTolerance } from "@/lib/server/reconciliation/night";
+import { nightTolerance } from "@/lib/server/night/night";
+import { nightExport } from "@/lib/server/night/night-csv";
 import { DayQuery } from "@/lib/shared/api/params";
 
 /** The night's figures as CSV (the same numbers as the screen). */

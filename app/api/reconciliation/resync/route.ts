@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { requestResync } from "@/lib/server/reconciliation/night";
+import { requestResync } from "@/lib/server/night/night";
 import { DayId } from "@/lib/shared/api/params";
 import { ResyncAnswer } from "@/lib/shared/api/reconciliation";
 

@@ -1,8 +1,8 @@
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { nightTolerance } from "@/lib/server/reconciliation/night";
-import { signOffNight } from "@/lib/server/reconciliation/signoff";
+import { nightTolerance } from "@/lib/server/night/night";
+import { signOffNight } from "@/lib/server/night/signoff";
 import { Signoff, SignoffRequest } from "@/lib/shared/api/reconciliation";
 
 /**

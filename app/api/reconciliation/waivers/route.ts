@@ -1,7 +1,7 @@
 import { readBody } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { waiveTerminal } from "@/lib/server/reconciliation/completeness";
+import { waiveTerminal } from "@/lib/server/night/completeness";
 import { NightCompleteness, WaiverRequest } from "@/lib/shared/api/reconciliation";
 
 /** A supervisor waives a terminal the night waits for (who and why are kept); answers the night's completeness. */

@@ -1,7 +1,7 @@
+import { search } from "@/lib/server/gate/search";
 import { readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { search } from "@/lib/server/staff/search";
 import { SearchQuery } from "@/lib/shared/api/params";
 import { SearchResult } from "@/lib/shared/api/search";
 

@@ -1,7 +1,7 @@
-import { changeStation, terminalDetail } from "@/lib/server/attention/views";
 import { readBody, readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
+import { changeStation, terminalDetail } from "@/lib/server/terminals/views";
 import { StationChange, TerminalDetail } from "@/lib/shared/api/attention";
 import { DeviceSegment } from "@/lib/shared/api/params";
 

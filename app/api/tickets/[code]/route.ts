@@ -1,7 +1,7 @@
+import { ticketView } from "@/lib/server/gate/tickets";
 import { readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { ticketView } from "@/lib/server/staff/tickets";
 import { CodeSegment } from "@/lib/shared/api/params";
 import { TicketView } from "@/lib/shared/api/staff";
 

@@ -1,7 +1,7 @@
+import { wristbandView } from "@/lib/server/gate/wristbands";
 import { readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { wristbandView } from "@/lib/server/staff/wristbands";
 import { CodeSegment } from "@/lib/shared/api/params";
 import { WristbandView } from "@/lib/shared/api/staff";
 

@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { NightReportView } from "@/components/reconciliation/night-report-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
-import { signoffDocumentForPage } from "@/lib/server/reconciliation/report";
+import { signoffDocumentForPage } from "@/lib/server/night/report";
 
 /** The night report of one sign-off, for printing: made from its frozen snapshot, not the live night. */
 export default async function NightReportPage({ params }: { params: Promise<{ id: string }> }) {

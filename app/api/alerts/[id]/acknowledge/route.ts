@@ -1,4 +1,4 @@
-import { acknowledge } from "@/lib/server/attention/views";
+import { acknowledge } from "@/lib/server/alerts/views";
 import { readBody, readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";

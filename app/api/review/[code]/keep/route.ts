@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readBody, readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { keepWristband } from "@/lib/server/staff/review";
+import { keepWristband } from "@/lib/server/review/review";
 import { CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
 import { KeepAnswer } from "@/lib/shared/api/staff";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { cancelTicket } from "@/lib/server/gate/tickets";
 import { readBody, readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { cancelTicket } from "@/lib/server/staff/tickets";
 import { CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
 import { TicketAnswer } from "@/lib/shared/api/staff";
 

@@ -1,7 +1,7 @@
+import { wristbandSales } from "@/lib/server/gate/wristbands";
 import { readParams, readQuery } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { wristbandSales } from "@/lib/server/staff/wristbands";
 import { CodeSegment, SalesPageQuery } from "@/lib/shared/api/params";
 import { SalesPage } from "@/lib/shared/api/staff";
 

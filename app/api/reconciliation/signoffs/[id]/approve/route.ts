@@ -1,7 +1,7 @@
 import { readBody, readParams } from "@/lib/server/http/input";
 import { answer } from "@/lib/server/http/respond";
 import { route } from "@/lib/server/http/route";
-import { approveSignoff } from "@/lib/server/reconciliation/signoff";
+import { approveSignoff } from "@/lib/server/night/signoff";
 import { SignoffSegment } from "@/lib/shared/api/params";
 import { ApprovalRequest, Signoff } from "@/lib/shared/api/reconciliation";
 

@@ -2,7 +2,7 @@ import { readParams } from "@/lib/server/http/input";
 import { requestLocale } from "@/lib/server/http/locale";
 import { pdfResponse } from "@/lib/server/http/pdf-response";
 import { route } from "@/lib/server/http/route";
-import { signoffPdf } from "@/lib/server/reconciliation/report";
+import { signoffPdf } from "@/lib/server/night/report";
 import { SignoffSegment } from "@/lib/shared/api/params";
 
 /** The night report of a sign-off as a PDF, made on the server from its frozen snapshot. */

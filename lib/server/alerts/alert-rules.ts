@@ -1,7 +1,7 @@
 import "server-only";
 import type { Alert } from "@/lib/shared/api/attention";
 import type { AlertCondition } from "../store/attention";
-import type { AttentionSettings, NightMoved } from "./terminal-rules";
+import type { AttentionSettings, NightMoved } from "../terminals";
 
 /**
  * Which alerts hold now (pure: the tests build the inputs). Each condition names its kind and

@@ -4,7 +4,7 @@ import { SignoffRequest } from "@/lib/shared/api/reconciliation";
 import { insertEventDays, saleRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
-import { acknowledge } from "../attention/views";
+import { acknowledge } from "../alerts/views";
 import { insertAlert } from "../store/attention";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
 import { saveDayCheck } from "../store/sync-state";

@@ -8,6 +8,14 @@ import { eventDays } from "../store/event-settings";
 import { lateByDevice } from "../store/night-records";
 import { readResourceStates, readSyncWorker } from "../store/sync-state";
 import {
+  type AttentionSettings,
+  BACK_WINDOW_MS,
+  type DeviceActivity,
+  RHYTHM_RECORDS,
+  RHYTHM_WINDOW_MS,
+  terminalState,
+} from "../terminals";
+import {
   type AttentionFacts,
   alertChanges,
   alertConditions,
@@ -16,14 +24,6 @@ import {
   REVIEW_WAITING_MS,
   type RefundFacts,
 } from "./alert-rules";
-import {
-  type AttentionSettings,
-  BACK_WINDOW_MS,
-  type DeviceActivity,
-  RHYTHM_RECORDS,
-  RHYTHM_WINDOW_MS,
-  terminalState,
-} from "./terminal-rules";
 
 /**
  * After each sync cycle: every terminal's state, then the alerts, from the device tables the

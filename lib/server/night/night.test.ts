@@ -6,8 +6,8 @@ import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
 import { setFloat } from "./counting";
-import { nightCsv } from "./csv";
 import { nightReport as report_, requestResync } from "./night";
+import { nightCsv } from "./night-csv";
 import { signOff as signOff_ } from "./signoff";
 
 /**

@@ -6,8 +6,8 @@ import type { UpstreamClient } from "@/lib/server/upstream/client";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { realApiWithClient } from "@/lib/testing/real-api-sync";
 import { SyncWorker } from "../sync/worker";
-import { salesCsv } from "./csv";
 import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "./reports";
+import { salesCsv } from "./sales-csv";
 
 /** The live reports, read from the aggregates after a real sync, against the upstream checksum. */
 

@@ -3,10 +3,10 @@ import type { Db } from "@/lib/db/db";
 import { insertEventDays, saleRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
-import { nightCsv } from "../reconciliation/csv";
-import { nightReport } from "../reconciliation/night";
+import { nightReport } from "../night/night";
+import { nightCsv } from "../night/night-csv";
 import { upsertSales, upsertTopups } from "../store/mirror";
-import { salesCsv, topupsCsv } from "./csv";
+import { salesCsv, topupsCsv } from "./sales-csv";
 
 /**
  * Every export writes its cells through the one CSV writer: terminal ids that a spreadsheet would

@@ -1,27 +1,17 @@
 import "server-only";
 import type { Db, Queryable } from "@/lib/db/db";
-import type {
-  Alert,
-  AlertCount,
-  AlertsView,
-  Station,
-  TerminalDetail,
-  TerminalRow,
-  TerminalsView,
-} from "@/lib/shared/api/attention";
+import type { Station, TerminalDetail, TerminalRow, TerminalsView } from "@/lib/shared/api/attention";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import { dateTime, dayOf } from "@/lib/shared/format/time";
-import { alertKindsFor, type Role } from "@/lib/shared/permissions";
+import { dayOf } from "@/lib/shared/format/time";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
 import { stationOf } from "./terminal-rules";
 
-/** What the terminals and alerts screens show, from the stored states and alerts. */
+/** What the terminals screens show, from the stored states. */
 
 export const SPARKLINE_HOURS = 6;
 const RECORDS_ON_PAGE = 100;
-const ALERTS_ON_PAGE = 200;
 const HOUR = 3_600_000;
 
 function sparklines(rows: { device_id: string; hour: string; records: number }[], now: Date) {
@@ -147,61 +137,4 @@ export async function changeStation(
     });
   });
   return terminalDetail(db, deviceId, now);
-}
-
-export async function alertsView(db: Queryable, role: Role): Promise<AlertsView> {
-  const kinds = alertKindsFor(role);
-  const [alerts, format, days] = await Promise.all([
-    store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
-    eventFormat(db),
-    dayNames(db),
-  ]);
-  return {
-    currency: format.currency,
-    time_zone: format.timeZone,
-    days,
-    open: alerts.filter((a) => a.state === "open").length,
-    alerts,
-  };
-}
-
-export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
-  return store.countOpenAlerts(db, alertKindsFor(role));
-}
-
-/**
- * Acknowledges an alert of a kind the role sees; who, when and why are kept with it. The first
- * acknowledgement stands: a later one is refused (409 `already_acknowledged`, naming the first).
- */
-export async function acknowledge(
-  db: Db,
-  user: { id: string; username: string; role: Role },
-  id: string,
-  comment: string,
-  now = new Date(),
-): Promise<Alert> {
-  const outcome = await store.acknowledgeAlert(db, id, alertKindsFor(user.role), {
-    userId: user.id,
-    username: user.username,
-    comment,
-    at: now,
-  });
-  if (!outcome) throw new ConsoleError("not_found", `No alert ${id}.`);
-  const { alert, created } = outcome;
-  if (!created) {
-    const { timeZone } = await eventFormat(db);
-    throw new ConsoleError(
-      "already_acknowledged",
-      `${alert.acknowledged_by} acknowledged this alert at ${dateTime(alert.acknowledged_at ?? now, timeZone)}` +
-        `${alert.ack_comment ? ` ("${alert.ack_comment}")` : ""}; that acknowledgement stands.`,
-    );
-  }
-  await recordAudit(db, {
-    user,
-    action: "alerts.acknowledge",
-    target: id,
-    outcome: "ok",
-    detail: { comment },
-  });
-  return alert;
 }

@@ -11,7 +11,7 @@ import { recordAudit } from "../store/audit-log";
 import { importCatalog } from "../store/import-catalog";
 import * as jobs from "../store/import-jobs";
 import type { UpstreamClient } from "../upstream/client";
-import { type ImportBody, validateTicketCsv } from "./csv";
+import { type ImportBody, validateTicketCsv } from "./import-rows";
 
 export type { ImportJob };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_ATTENTION } from "../terminals";
 import {
   type AttentionFacts,
   alertChanges,
@@ -6,7 +7,6 @@ import {
   isRefundSpike,
   normalRefunds,
 } from "./alert-rules";
-import { DEFAULT_ATTENTION } from "./terminal-rules";
 
 const MIN = 60_000;
 const now = new Date("2026-07-11T20:00:00Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ImportCatalog, validateTicketCsv } from "./csv";
+import { type ImportCatalog, validateTicketCsv } from "./import-rows";
 
 const catalog: ImportCatalog = {
   ticketTypes: [

@@ -5,11 +5,11 @@ import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { testDashboard } from "@/lib/testing/test-dashboard";
 import { createTestSchema, type TestSchema, testDatabaseUrls } from "@/lib/testing/test-db";
 import { DASHBOARD_STORE } from "../store";
+import { addUser, endSessionsOf, listUsers, removeUser, setPassword, setRole, UserError } from "./accounts";
 import { hashPassword, verifyPassword } from "./passwords";
 import { SESSION_TTL_S, sessionOfSeal } from "./session";
 import { signIn, signOut, signOutEverywhere } from "./sign-in";
 import { checkCredentials } from "./throttle";
-import { addUser, endSessionsOf, listUsers, removeUser, setPassword, setRole, UserError } from "./users";
 
 /**
  * Users and server-side sessions. "Another instance" is another handle on the same store: on

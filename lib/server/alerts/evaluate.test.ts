@@ -5,9 +5,10 @@ import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { openAlerts, setAttentionThresholds } from "../store/attention";
 import { deleteDayRecordsNotIn, upsertSales, upsertScans, upsertTopups } from "../store/mirror";
 import { insertSignoff } from "../store/night-records";
+import { DEFAULT_ATTENTION } from "../terminals";
+import { terminalDetail, terminalsView } from "../terminals/views";
 import { evaluateAttention } from "./evaluate";
-import { DEFAULT_ATTENTION } from "./terminal-rules";
-import { acknowledge, alertsView, terminalDetail, terminalsView } from "./views";
+import { acknowledge, alertsView } from "./views";
 
 /**
  * Terminal states and alerts on a real store (PGlite; DATABASE_URL runs it in a throwaway

@@ -1,0 +1,72 @@
+import "server-only";
+import type { Db, Queryable } from "@/lib/db/db";
+import type { Alert, AlertCount, AlertsView } from "@/lib/shared/api/attention";
+import { ConsoleError } from "@/lib/shared/api/errors";
+import { dateTime } from "@/lib/shared/format/time";
+import { alertKindsFor, type Role } from "@/lib/shared/permissions";
+import * as store from "../store/attention";
+import { recordAudit } from "../store/audit-log";
+import { eventDays, eventFormat } from "../store/event-settings";
+
+/** What the alerts screen and the bell show, from the stored alerts; acknowledging one. */
+
+const ALERTS_ON_PAGE = 200;
+
+const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id: d.id, name: d.name }));
+
+export async function alertsView(db: Queryable, role: Role): Promise<AlertsView> {
+  const kinds = alertKindsFor(role);
+  const [alerts, format, days] = await Promise.all([
+    store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
+    eventFormat(db),
+    dayNames(db),
+  ]);
+  return {
+    currency: format.currency,
+    time_zone: format.timeZone,
+    days,
+    open: alerts.filter((a) => a.state === "open").length,
+    alerts,
+  };
+}
+
+export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
+  return store.countOpenAlerts(db, alertKindsFor(role));
+}
+
+/**
+ * Acknowledges an alert of a kind the role sees; who, when and why are kept with it. The first
+ * acknowledgement stands: a later one is refused (409 `already_acknowledged`, naming the first).
+ */
+export async function acknowledge(
+  db: Db,
+  user: { id: string; username: string; role: Role },
+  id: string,
+  comment: string,
+  now = new Date(),
+): Promise<Alert> {
+  const outcome = await store.acknowledgeAlert(db, id, alertKindsFor(user.role), {
+    userId: user.id,
+    username: user.username,
+    comment,
+    at: now,
+  });
+  if (!outcome) throw new ConsoleError("not_found", `No alert ${id}.`);
+  const { alert, created } = outcome;
+  if (!created) {
+    const { timeZone } = await eventFormat(db);
+    throw new ConsoleError(
+      "already_acknowledged",
+      `${alert.acknowledged_by} acknowledged this alert at ${dateTime(alert.acknowledged_at ?? now, timeZone)}` +
+        `${alert.ack_comment ? ` ("${alert.ack_comment}")` : ""}; that acknowledgement stands.`,
+    );
+  }
+  await recordAudit(db, {
+    user,
+    action: "alerts.acknowledge",
+    target: id,
+    outcome: "ok",
+    detail: { comment },
+  });
+  return alert;
+}
