@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useState } from "react";
-import { LocaleChosen } from "@/lib/shared/api/auth";
-import { postJson } from "@/lib/shared/api/client";
+import { call } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { isLocale, LOCALE_NAMES, LOCALES } from "@/lib/shared/i18n/locales";
 
 /**
@@ -20,7 +20,7 @@ export function LanguageSwitcher({ className = "" }: { className?: string }) {
     if (!isLocale(value) || value === locale) return;
     setFailed(false);
     try {
-      await postJson("/api/auth/locale", { locale: value }, LocaleChosen);
+      await call(endpoints.auth.locale, { body: { locale: value } });
       router.refresh();
     } catch {
       setFailed(true);

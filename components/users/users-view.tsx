@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
@@ -9,8 +9,10 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson, postJson } from "@/lib/shared/api/client";
-import { type AccountView, UserActionAnswer, UsersView } from "@/lib/shared/api/users";
+import { keyOf, useEndpoint } from "@/components/ui/use-endpoint";
+import { call } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { AccountView } from "@/lib/shared/api/users";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { dateTime } from "@/lib/shared/format/time";
 import { type Role, roles } from "@/lib/shared/permissions";
@@ -22,11 +24,7 @@ import { type Role, roles } from "@/lib/shared/permissions";
 export function UsersScreen({ me }: { me: string }) {
   const t = useTranslations("users");
   const locale = useIntlLocale();
-  const query = useQuery({
-    queryKey: ["users"],
-    queryFn: () => fetchJson("/api/users", UsersView),
-    refetchInterval: 30_000,
-  });
+  const query = useEndpoint(endpoints.users.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { users, failures, unknown_failures_24h, timeZone } = query.data;
@@ -99,19 +97,19 @@ function useUserAction(username: string) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  async function run(action: "unlock" | "sign-out" | "role", body: Record<string, unknown> = {}) {
+  async function run(action: "unlock" | "sign-out" | "role", role?: Role) {
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
-      const answer = await postJson(
-        `/api/users/${encodeURIComponent(username)}/${action}`,
-        body,
-        UserActionAnswer,
-      );
+      const params = { username };
+      const answer =
+        action === "role"
+          ? await call(endpoints.users.role, { params, body: { role: role as Role } })
+          : await call(action === "unlock" ? endpoints.users.unlock : endpoints.users.signOut, { params });
       if (action === "role" && !answer.changed)
         setNotice(t("roleUnchanged", { username, role: roleName(answer.user.role) }));
-      await queryClient.invalidateQueries({ queryKey: ["users"] });
+      await queryClient.invalidateQueries({ queryKey: keyOf(endpoints.users.list) });
     } catch (err) {
       setError(err);
     } finally {
@@ -174,7 +172,7 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
           type="button"
           className={secondaryButtonClass}
           disabled={busy}
-          onClick={() => run("role", { role })}
+          onClick={() => run("role", role)}
         >
           {t("make", { username: escapeBidi(account.username), role: roleName(role) })}
         </button>
