@@ -2,8 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { useState } from "react";
-import { call } from "@/lib/shared/api/call";
+import { useWrite } from "@/components/ui/use-endpoint";
 import { endpoints } from "@/lib/shared/api/endpoints";
 import { isLocale, LOCALE_NAMES, LOCALES } from "@/lib/shared/i18n/locales";
 
@@ -15,16 +14,11 @@ export function LanguageSwitcher({ className = "" }: { className?: string }) {
   const t = useTranslations("language");
   const locale = useLocale();
   const router = useRouter();
-  const [failed, setFailed] = useState(false);
-  async function choose(value: string) {
+  const save = useWrite(endpoints.auth.locale, { onSuccess: () => router.refresh() });
+  const failed = save.isError;
+  function choose(value: string) {
     if (!isLocale(value) || value === locale) return;
-    setFailed(false);
-    try {
-      await call(endpoints.auth.locale, { body: { locale: value } });
-      router.refresh();
-    } catch {
-      setFailed(true);
-    }
+    save.mutate({ body: { locale: value } });
   }
   return (
     <div className={className}>
