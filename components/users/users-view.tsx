@@ -9,8 +9,7 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { keyOf, useEndpoint } from "@/components/ui/use-endpoint";
-import { call } from "@/lib/shared/api/call";
+import { keyOf, useEndpoint, useWrite } from "@/components/ui/use-endpoint";
 import { endpoints } from "@/lib/shared/api/endpoints";
 import type { AccountView } from "@/lib/shared/api/users";
 import { escapeBidi } from "@/lib/shared/format/bidi";
@@ -94,28 +93,28 @@ function useUserAction(username: string) {
   const t = useTranslations("users");
   const roleName = useTranslations("roles");
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  async function run(action: "unlock" | "sign-out" | "role", role?: Role) {
-    setBusy(true);
-    setError(null);
+  // Busy until the list shows the change (onSuccess's promise is waited for).
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keyOf(endpoints.users.list) });
+  const unlock = useWrite(endpoints.users.unlock, { onSuccess: refresh });
+  const signOut = useWrite(endpoints.users.signOut, { onSuccess: refresh });
+  const changeRole = useWrite(endpoints.users.role, {
+    onSuccess: (answer) => {
+      if (!answer.changed) setNotice(t("roleUnchanged", { username, role: roleName(answer.user.role) }));
+      return refresh();
+    },
+  });
+  const writes = [unlock, signOut, changeRole];
+  function run(action: "unlock" | "sign-out" | "role", role?: Role) {
+    // Only the last action's outcome is shown.
     setNotice(null);
-    try {
-      const params = { username };
-      const answer =
-        action === "role"
-          ? await call(endpoints.users.role, { params, body: { role: role as Role } })
-          : await call(action === "unlock" ? endpoints.users.unlock : endpoints.users.signOut, { params });
-      if (action === "role" && !answer.changed)
-        setNotice(t("roleUnchanged", { username, role: roleName(answer.user.role) }));
-      await queryClient.invalidateQueries({ queryKey: keyOf(endpoints.users.list) });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    for (const write of writes) write.reset();
+    const params = { username };
+    if (action === "role") changeRole.mutate({ params, body: { role: role as Role } });
+    else (action === "unlock" ? unlock : signOut).mutate({ params });
   }
+  const busy = writes.some((write) => write.isPending);
+  const error = unlock.error ?? signOut.error ?? changeRole.error;
   return { busy, error, notice, run };
 }
 
