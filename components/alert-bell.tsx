@@ -1,11 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { AlertCount } from "@/lib/shared/api/attention";
-import { fetchJson } from "@/lib/shared/api/client";
-import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
 /**
  * The header's bell: how many alerts of the kinds this role sees are open (the number counts the
@@ -13,11 +11,7 @@ import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
  */
 export function AlertBell() {
   const t = useTranslations("alerts");
-  const query = useQuery({
-    queryKey: ["alert-count"],
-    queryFn: () => fetchJson("/api/alerts/count", AlertCount),
-    refetchInterval: LIVE_REFRESH_MS,
-  });
+  const query = useEndpoint(endpoints.alerts.count, {});
   const count = query.data?.unacknowledged ?? 0;
   const open = query.data?.open ?? 0;
   return (

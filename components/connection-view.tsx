@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { DataTable } from "@/components/ui/data-table";
 import { Field, Fields } from "@/components/ui/fields";
@@ -8,18 +7,15 @@ import { Panel } from "@/components/ui/panel";
 import { useResourceNames } from "@/components/ui/resource-names";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import { ConnectionReport } from "@/lib/shared/api/connection";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { timeOfDay } from "@/lib/shared/format/time";
 import { MirrorPanel } from "./connection-mirror";
 
 export function ConnectionView() {
   const t = useTranslations("connection");
   const resources = useResourceNames();
-  const query = useQuery({
-    queryKey: ["connection"],
-    queryFn: () => fetchJson("/api/connection", ConnectionReport),
-  });
+  const query = useEndpoint(endpoints.connection.report, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { ping, pingError, sync, upstream, timeZone } = query.data;

@@ -2,9 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { useState } from "react";
-import { LocaleChosen } from "@/lib/shared/api/auth";
-import { postJson } from "@/lib/shared/api/client";
+import { useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { isLocale, LOCALE_NAMES, LOCALES } from "@/lib/shared/i18n/locales";
 
 /**
@@ -15,16 +14,11 @@ export function LanguageSwitcher({ className = "" }: { className?: string }) {
   const t = useTranslations("language");
   const locale = useLocale();
   const router = useRouter();
-  const [failed, setFailed] = useState(false);
-  async function choose(value: string) {
+  const save = useWrite(endpoints.auth.locale, { onSuccess: () => router.refresh() });
+  const failed = save.isError;
+  function choose(value: string) {
     if (!isLocale(value) || value === locale) return;
-    setFailed(false);
-    try {
-      await postJson("/api/auth/locale", { locale: value }, LocaleChosen);
-      router.refresh();
-    } catch {
-      setFailed(true);
-    }
+    save.mutate({ body: { locale: value } });
   }
   return (
     <div className={className}>

@@ -2,10 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { useErrorText } from "@/components/ui/error-text";
-import { SignInAnswer } from "@/lib/shared/api/auth";
-import { postJson } from "@/lib/shared/api/client";
+import { useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { safeNextPath } from "@/lib/shared/safe-next";
 
 /** Every control of the sign-in page is a 44 px target, as everywhere in the console on a phone. */
@@ -15,29 +15,22 @@ export function LoginForm({ next }: { next?: string }) {
   const t = useTranslations("login");
   const router = useRouter();
   const errorText = useErrorText();
-  const [error, setError] = useState<unknown>(null);
-  const [pending, setPending] = useState(false);
+  // The refusal is shown in the page's language (a wrong password, a locked account, no connection).
+  const signIn = useWrite(endpoints.auth.login, {
+    onSuccess: (answer) => {
+      // Checked on the server already; checked again here, where the navigation happens.
+      router.replace(safeNextPath(next) ?? answer.home ?? "/");
+      router.refresh();
+    },
+  });
+  const error = signIn.error;
+  const pending = signIn.isPending;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setPending(true);
-    setError(null);
-    try {
-      const answer = await postJson(
-        "/api/auth/login",
-        { username: form.get("username"), password: form.get("password") },
-        SignInAnswer,
-      );
-      // Checked on the server already; checked again here, where the navigation happens.
-      router.replace(safeNextPath(next) ?? answer.home ?? "/");
-      router.refresh();
-    } catch (err) {
-      // The refusal in the page's language (a wrong password, a locked account, no connection).
-      setError(err);
-    } finally {
-      setPending(false);
-    }
+    const field = (name: string) => String(form.get(name) ?? "");
+    await signIn.send({ body: { username: field("username"), password: field("password") } });
   }
 
   return (

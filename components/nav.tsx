@@ -5,6 +5,9 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { call } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import { isConsoleError } from "@/lib/shared/api/errors";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { can, type Role, screens } from "@/lib/shared/permissions";
 
@@ -38,7 +41,10 @@ export function Nav({ role, username }: { role: Role; username: string }) {
   }
   /** Ends this session, or with `everywhere` every session of this user (other browsers too). */
   async function signOut(everywhere = false) {
-    await fetch(everywhere ? "/api/auth/logout-everywhere" : "/api/auth/logout", { method: "POST" });
+    // Only an unreachable console keeps the page: any answer, even a refusal, means signed out here.
+    await call(everywhere ? endpoints.auth.logoutEverywhere : endpoints.auth.logout, {}).catch((err) => {
+      if (isConsoleError(err) && err.status === 0) throw err;
+    });
     router.replace("/login");
     router.refresh();
   }

@@ -189,6 +189,22 @@ describe("where code lives", () => {
     ).toEqual([]);
   });
 
+  it("pages and components name no /api/ URL: they call an endpoint's declaration (call, urlOf, useEndpoint, useWrite)", () => {
+    const isRouteFile = (f: string) => f.startsWith("app/api/") && f.endsWith("/route.ts");
+    const literal = /["'`]\/api\//;
+    expect(
+      production.filter(
+        (f) => (under("app")(f) || under("components")(f)) && !isRouteFile(f) && literal.test(read(f)),
+      ),
+    ).toEqual([]);
+  });
+
+  it("route handlers are handle(endpoint, …): no route file reads input or answers by itself", () => {
+    const isRouteFile = (f: string) => f.startsWith("app/api/") && f.endsWith("/route.ts");
+    const byHand = /\b(route|publicRoute|readBody|readQuery|readParams|answer)\(/;
+    expect(production.filter((f) => isRouteFile(f) && byHand.test(read(f)))).toEqual([]);
+  });
+
   it("test doubles and test stores are used by tests and benchmarks only", () => {
     expect(
       breaches(

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
@@ -9,11 +9,11 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { useResourceNames } from "@/components/ui/resource-names";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { type Alert, type AlertFigures, Alert as AlertSchema, AlertsView } from "@/lib/shared/api/attention";
-import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { keyOf, useEndpoint, useWrite } from "@/components/ui/use-endpoint";
+import type { Alert, AlertFigures, AlertsView } from "@/lib/shared/api/attention";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
-import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 import { SeverityBadge } from "./state-badge";
 import { useTimeText } from "./time-text";
 
@@ -75,11 +75,7 @@ function useSubjectText(view: AlertsView) {
 /** Open alerts first, then the history; each with its figures, a link that explains it and its acknowledgement. */
 export function AlertsScreen({ canAcknowledge }: { canAcknowledge: boolean }) {
   const t = useTranslations("alerts");
-  const query = useQuery({
-    queryKey: ["alerts"],
-    queryFn: () => fetchJson("/api/alerts", AlertsView),
-    refetchInterval: LIVE_REFRESH_MS,
-  });
+  const query = useEndpoint(endpoints.alerts.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const view = query.data;
@@ -175,12 +171,10 @@ function AlertCard({
 function AcknowledgeForm({ alert }: { alert: Alert }) {
   const t = useTranslations("alerts");
   const client = useQueryClient();
-  const ack = useMutation({
-    mutationFn: (comment: string) =>
-      postJson(`/api/alerts/${alert.id}/acknowledge`, { comment }, AlertSchema),
+  const ack = useWrite(endpoints.alerts.acknowledge, {
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ["alerts"] });
-      void client.invalidateQueries({ queryKey: ["alert-count"] });
+      void client.invalidateQueries({ queryKey: keyOf(endpoints.alerts.list) });
+      void client.invalidateQueries({ queryKey: keyOf(endpoints.alerts.count) });
     },
   });
   return (
@@ -190,7 +184,7 @@ function AcknowledgeForm({ alert }: { alert: Alert }) {
       submitLabel={t("acknowledge")}
       pending={ack.isPending}
       error={ack.error}
-      onSubmit={(comment) => ack.mutate(comment)}
+      onSubmit={(comment) => ack.mutate({ params: { id: alert.id }, body: { comment } })}
     />
   );
 }

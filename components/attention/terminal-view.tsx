@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
@@ -8,27 +8,21 @@ import { DataTable, numeric } from "@/components/ui/data-table";
 import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { type Station, stations, TerminalDetail } from "@/lib/shared/api/attention";
-import { fetchJson } from "@/lib/shared/api/client";
+import { keyOf, useEndpoint, useWrite } from "@/components/ui/use-endpoint";
+import { type Station, stations } from "@/lib/shared/api/attention";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
-import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 import { BurstNote } from "./burst-note";
 import { StateBadge } from "./state-badge";
 import { useTimeText } from "./time-text";
-
-const urlOf = (device: string) => `/api/terminals/${encodeURIComponent(device)}`;
 
 /** One terminal: its state, what it is synced up to, its station, its latest records. */
 export function TerminalScreen({ device, canManage }: { device: string; canManage: boolean }) {
   const t = useTranslations("terminals");
   const value = useValueText();
   const locale = useIntlLocale();
-  const query = useQuery({
-    queryKey: ["terminal", device],
-    queryFn: () => fetchJson(urlOf(device), TerminalDetail),
-    refetchInterval: LIVE_REFRESH_MS,
-  });
+  const query = useEndpoint(endpoints.terminals.detail, { params: { device } });
   const time = useTimeText(query.data?.time_zone ?? "UTC");
   if (query.isPending) return <Loading what={t("loadingOne")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
@@ -118,16 +112,10 @@ function StationPicker({
   const t = useTranslations("terminals");
   const client = useQueryClient();
   const [choice, setChoice] = useState<string>(overridden ? station : "");
-  const save = useMutation({
-    mutationFn: (value: string) =>
-      fetchJson(urlOf(device), TerminalDetail, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ station: value === "" ? null : value }),
-      }),
+  const save = useWrite(endpoints.terminals.station, {
     onSuccess: (data) => {
-      client.setQueryData(["terminal", device], data);
-      void client.invalidateQueries({ queryKey: ["terminals"] });
+      client.setQueryData(keyOf(endpoints.terminals.detail, { params: { device } }), data);
+      void client.invalidateQueries({ queryKey: keyOf(endpoints.terminals.list) });
     },
   });
   return (
@@ -135,7 +123,7 @@ function StationPicker({
       className="flex flex-wrap items-center gap-2"
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate(choice);
+        save.mutate({ params: { device }, body: { station: choice === "" ? null : (choice as Station) } });
       }}
     >
       <label className="sr-only" htmlFor="station">

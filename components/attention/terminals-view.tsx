@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
@@ -10,11 +9,11 @@ import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Sparkline } from "@/components/ui/sparkline";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { type Station, stations, type TerminalRow, TerminalsView } from "@/lib/shared/api/attention";
-import { fetchJson } from "@/lib/shared/api/client";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { type Station, stations, type TerminalRow, type TerminalsView } from "@/lib/shared/api/attention";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { formatMoney } from "@/lib/shared/format/money";
 import { formatCount } from "@/lib/shared/format/number";
-import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 import { BurstNote } from "./burst-note";
 import { StateBadge } from "./state-badge";
 import { useTimeText } from "./time-text";
@@ -22,11 +21,7 @@ import { useTimeText } from "./time-text";
 /** Every terminal by station: its state, today's figures, when it last sold and last reached us. */
 export function TerminalsScreen() {
   const t = useTranslations("terminals");
-  const query = useQuery({
-    queryKey: ["terminals"],
-    queryFn: () => fetchJson("/api/terminals", TerminalsView),
-    refetchInterval: LIVE_REFRESH_MS,
-  });
+  const query = useEndpoint(endpoints.terminals.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const view = query.data;

@@ -7,7 +7,8 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
-import { OverviewReport } from "@/lib/shared/api/live";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { OverviewReport } from "@/lib/shared/api/live";
 import { formatCount } from "@/lib/shared/format/number";
 import { ReportFreshness } from "../ui/as-of";
 import { HourlySalesTable, LateByTerminalTable } from "../ui/breakdown-tables";
@@ -20,7 +21,7 @@ import { ForecastPanel } from "./forecast-panel";
 export function OverviewView() {
   const t = useTranslations("overview");
   const locale = useIntlLocale();
-  const query = useLiveReport("/api/live/overview", OverviewReport);
+  const query = useLiveReport(endpoints.live.overview);
   if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
   const { money, time, timeZone } = eventFormat(data, locale);

@@ -15,7 +15,8 @@ import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
-import { SalesDayReport } from "@/lib/shared/api/live";
+import { urlOf } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { formatCount } from "@/lib/shared/format/number";
 import { CountAndTotalTable, HourlySalesTable } from "../ui/breakdown-tables";
 import { DayReportHeader } from "../ui/day-report-header";
@@ -28,7 +29,7 @@ export function SalesView() {
   const value = useValueText();
   const locale = useIntlLocale();
   const { dayId, pickDay, pager } = useDayWithPager();
-  const query = useLiveReport("/api/live/sales", SalesDayReport, { day_id: dayId, cursor: pager.cursor });
+  const query = useLiveReport(endpoints.live.sales, { day_id: dayId, cursor: pager.cursor });
   if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
   const { money, time, timeZone } = eventFormat(data, locale);
@@ -44,7 +45,7 @@ export function SalesView() {
         query={query}
         onPick={pickDay}
         figures={data.figures}
-        exportHref={`/api/live/sales/export?day_id=${encodeURIComponent(data.day.id)}`}
+        exportHref={urlOf(endpoints.live.salesExport, { query: { day_id: data.day.id } })}
       />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat label={t("sales")} value={money(data.totals.total)} testId="sales-total" />

@@ -8,7 +8,7 @@ import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
-import { ScansDayReport } from "@/lib/shared/api/live";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 import { DayReportHeader } from "../ui/day-report-header";
@@ -21,7 +21,7 @@ export function ScansView() {
   const value = useValueText();
   const locale = useIntlLocale();
   const [dayId, setDayId] = useState<string | null>(null);
-  const query = useLiveReport("/api/live/scans", ScansDayReport, { day_id: dayId });
+  const query = useLiveReport(endpoints.live.scans, { day_id: dayId });
   if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
   const { time, timeZone } = eventFormat(data, locale);

@@ -8,7 +8,8 @@ import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
-import { TopupsDayReport } from "@/lib/shared/api/live";
+import { urlOf } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { FlowsTable } from "../ui/breakdown-tables";
 import { DayReportHeader } from "../ui/day-report-header";
 import { eventFormat } from "../ui/event-format";
@@ -32,7 +33,7 @@ export function TopupsView() {
   const locale = useIntlLocale();
   const { dayId, pickDay, pager } = useDayWithPager();
   const [direction, setDirection] = useState<Direction>(null);
-  const query = useLiveReport("/api/live/topups", TopupsDayReport, {
+  const query = useLiveReport(endpoints.live.topups, {
     day_id: dayId,
     direction,
     cursor: pager.cursor,
@@ -47,8 +48,9 @@ export function TopupsView() {
     topups: h.topups,
     withdrawals: h.withdrawals,
   }));
-  const exportParams = new URLSearchParams({ day_id: data.day.id });
-  if (direction) exportParams.set("direction", direction);
+  const exportHref = urlOf(endpoints.live.topupsExport, {
+    query: { day_id: data.day.id, direction: direction ?? undefined },
+  });
   const noFlows = <Empty>{t("noFlows")}</Empty>;
 
   return (
@@ -59,7 +61,7 @@ export function TopupsView() {
         day={data.day}
         query={query}
         onPick={pickDay}
-        exportHref={`/api/live/topups/export?${exportParams}`}
+        exportHref={exportHref}
       />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat

@@ -1,18 +1,14 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { LateByTerminalTable } from "@/components/ui/breakdown-tables";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { InlineTextForm } from "@/components/ui/inline-text-form";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
-import { postJson } from "@/lib/shared/api/client";
-import {
-  type NightCompleteness as Completeness,
-  NightCompleteness,
-  type NightReport,
-} from "@/lib/shared/api/reconciliation";
+import { useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { NightCompleteness as Completeness, NightReport } from "@/lib/shared/api/reconciliation";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 
@@ -97,15 +93,7 @@ export function CompletenessPanel({
 
 function WaiveForm({ dayId, deviceId, onWaived }: { dayId: string; deviceId: string; onWaived: () => void }) {
   const t = useTranslations("completeness");
-  const waive = useMutation({
-    mutationFn: (reason: string) =>
-      postJson(
-        "/api/reconciliation/waivers",
-        { day_id: dayId, device_id: deviceId, reason },
-        NightCompleteness,
-      ),
-    onSuccess: onWaived,
-  });
+  const waive = useWrite(endpoints.night.waive, { onSuccess: onWaived });
   return (
     <InlineTextForm
       id={`waive-${deviceId}`}
@@ -113,7 +101,7 @@ function WaiveForm({ dayId, deviceId, onWaived }: { dayId: string; deviceId: str
       submitLabel={t("waive")}
       pending={waive.isPending}
       error={waive.error}
-      onSubmit={(reason) => waive.mutate(reason)}
+      onSubmit={(reason) => waive.mutate({ body: { day_id: dayId, device_id: deviceId, reason } })}
     />
   );
 }

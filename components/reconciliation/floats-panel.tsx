@@ -1,15 +1,14 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { z } from "zod";
 import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { Panel } from "@/components/ui/panel";
 import { ErrorBox } from "@/components/ui/states";
-import { postJson } from "@/lib/shared/api/client";
-import { FloatEntry, type NightReport } from "@/lib/shared/api/reconciliation";
+import { useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { NightReport } from "@/lib/shared/api/reconciliation";
 import { parseAmount } from "@/lib/shared/format/money";
 import { CASH } from "@/lib/shared/reconciliation";
 
@@ -31,13 +30,7 @@ function FloatForm({
   const [desk, setDesk] = useState("");
   const [text, setText] = useState("");
   const amount = parseAmount(text, currency);
-  const set = useMutation({
-    mutationFn: () =>
-      postJson(
-        "/api/reconciliation/floats",
-        { day_id: dayId, device_id: deviceId ?? desk, amount },
-        z.array(FloatEntry),
-      ),
+  const set = useWrite(endpoints.night.float, {
     onSuccess: () => {
       setText("");
       setDesk("");
@@ -49,7 +42,7 @@ function FloatForm({
       className="no-print flex flex-wrap items-end gap-2"
       onSubmit={(e) => {
         e.preventDefault();
-        if (amount !== null) set.mutate();
+        if (amount !== null) set.mutate({ body: { day_id: dayId, device_id: deviceId ?? desk, amount } });
       }}
     >
       {deviceId === null && (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
@@ -15,14 +15,10 @@ import { RecordsNote } from "@/components/ui/mirror-status";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty, ErrorBox } from "@/components/ui/states";
-import { postJson } from "@/lib/shared/api/client";
-import {
-  type Drift,
-  type NightChecksum,
-  type NightFigures,
-  NightReport,
-  ResyncAnswer,
-} from "@/lib/shared/api/reconciliation";
+import { keyOf, useWrite } from "@/components/ui/use-endpoint";
+import { urlOf } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { Drift, NightChecksum, NightFigures, NightReport } from "@/lib/shared/api/reconciliation";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 import { timeOfDay } from "@/lib/shared/format/time";
@@ -33,8 +29,6 @@ import { NightStatusLine } from "./night-status";
 import { SignoffHistory } from "./signoff-history";
 import { SignoffPanel } from "./signoff-panel";
 import { useNightCount } from "./use-night-count";
-
-const REPORT_PATH = "/api/reconciliation";
 
 type Money = (minor: number) => string;
 
@@ -55,8 +49,8 @@ export function NightView({
   // A link may name the night (an alert's "see what explains it"): ?day_id=
   const [dayId, setDayId] = useState<string | null>(useSearchParams().get("day_id"));
   const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: [REPORT_PATH] });
-  const query = useLiveReport(REPORT_PATH, NightReport, { day_id: dayId });
+  const refresh = () => client.invalidateQueries({ queryKey: keyOf(endpoints.night.report) });
+  const query = useLiveReport(endpoints.night.report, { day_id: dayId });
   if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
   const data = query.data;
   if (!data.day || !data.figures) return <Empty>{t("noNights")}</Empty>;
@@ -69,7 +63,7 @@ export function NightView({
         toolsClassName="no-print"
         figures={data.figures_source}
         onPick={setDayId}
-        exportHref={`/api/reconciliation/export?day_id=${encodeURIComponent(data.day.id)}`}
+        exportHref={urlOf(endpoints.night.export, { query: { day_id: data.day.id } })}
         exportLabel={t("export")}
       />
       <NightScreen
@@ -369,10 +363,7 @@ function ChecksumPanel({
   at: (iso: string) => string;
   onResynced: () => void;
 }) {
-  const resync = useMutation({
-    mutationFn: (day: string) => postJson("/api/reconciliation/resync", { day_id: day }, ResyncAnswer),
-    onSuccess: onResynced,
-  });
+  const resync = useWrite(endpoints.night.resync, { onSuccess: onResynced });
   const t = useTranslations("night");
   const d = c?.difference;
   return (
@@ -400,7 +391,7 @@ function ChecksumPanel({
             type="button"
             className={joinClasses(toolButtonClass, "no-print")}
             disabled={resync.isPending || !!c?.resync_pending_since}
-            onClick={() => resync.mutate(dayId)}
+            onClick={() => resync.mutate({ body: { day_id: dayId } })}
           >
             {c?.resync_pending_since ? t("resyncRequested") : t("resync")}
           </button>

@@ -1,24 +1,23 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { InlineTextForm } from "@/components/ui/inline-text-form";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
-import { postJson } from "@/lib/shared/api/client";
-import { Signoff } from "@/lib/shared/api/reconciliation";
+import { useWrite } from "@/components/ui/use-endpoint";
+import { urlOf } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { Signoff } from "@/lib/shared/api/reconciliation";
 
 /** Where a sign-off's night report is: the print view and the PDF, both from its frozen snapshot. */
 export const reportHref = (id: string) => `/reconciliation/report/${id}`;
-export const pdfHref = (id: string) => `/api/reconciliation/signoffs/${id}/pdf`;
+export const pdfHref = (id: string) => urlOf(endpoints.night.pdf, { params: { id } });
 
 function ApproveForm({ signoff, onApproved }: { signoff: Signoff; onApproved: () => void }) {
   const t = useTranslations("signoff");
-  const approve = useMutation({
-    mutationFn: (comment: string) =>
-      postJson(`/api/reconciliation/signoffs/${signoff.id}/approve`, { comment }, Signoff),
+  const approve = useWrite(endpoints.night.approve, {
     onSuccess: onApproved,
     onError: onApproved,
   });
@@ -29,7 +28,7 @@ function ApproveForm({ signoff, onApproved }: { signoff: Signoff; onApproved: ()
       submitLabel={t("approve")}
       pending={approve.isPending}
       error={approve.error}
-      onSubmit={(comment) => approve.mutate(comment)}
+      onSubmit={(comment) => approve.mutate({ params: { id: signoff.id }, body: { comment } })}
       maxLength={2000}
     />
   );

@@ -1,16 +1,14 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { z } from "zod";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
 import { useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { ErrorBox } from "@/components/ui/states";
-import { postJson } from "@/lib/shared/api/client";
-import { isRetryable } from "@/lib/shared/api/errors";
-import { DraftLine, type NightReport, Signoff, type SignoffRequest } from "@/lib/shared/api/reconciliation";
+import { useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { NightReport } from "@/lib/shared/api/reconciliation";
 import { beyondNight } from "@/lib/shared/night-close";
 import { CountTable } from "./count-table";
 import type { NightCount } from "./use-night-count";
@@ -96,47 +94,37 @@ export function SignoffPanel({
   const t = useTranslations("signoff");
   const valueText = useValueText();
   const reasonId = useId();
-  const [key, setKey] = useState(() => crypto.randomUUID());
   const [comment, setComment] = useState("");
   const [against, setAgainst] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const day = report.day!;
-  const sign = useMutation({
-    mutationFn: (body: SignoffRequest) => postJson("/api/reconciliation/signoff", body, Signoff),
+  // The form's key: renewed after a final answer (a new form), kept to retry a lost answer.
+  const sign = useWrite(endpoints.night.signoff, {
+    idempotent: true,
     onSuccess: () => {
-      // A new form: a new key, an empty comment; the count stays (to sign again after a late record).
-      setKey(crypto.randomUUID());
+      // A new form: an empty comment; the count stays (to sign again after a late record).
       setComment("");
       setAgainst(false);
       setConfirming(false);
       onChanged();
     },
-    onError: (err) => {
-      // A refusal is final (a new form gets a new key); a lost answer is retried with the same key.
-      if (!isRetryable(err)) setKey(crypto.randomUUID());
+    onError: () => {
       setConfirming(false);
       onChanged();
     },
   });
-  const draft = useMutation({
-    mutationFn: () =>
-      postJson(
-        "/api/reconciliation/draft",
-        { day_id: day.id, lines: count.draftRequest() },
-        z.array(DraftLine),
-      ),
-    onSuccess: () => count.saved(),
-  });
+  const draft = useWrite(endpoints.night.draft, { onSuccess: () => count.saved() });
   const reason = useBlocked(report, count, { comment, against, mirroring, clock });
   const submit = () =>
     sign.mutate({
-      day_id: day.id,
-      idempotency_key: key,
-      based_on: report.signoffs[0]?.id ?? null,
-      comment,
-      counted: count.request(),
-      sign_against_difference: against,
-      blind: count.blind,
+      body: {
+        day_id: day.id,
+        based_on: report.signoffs[0]?.id ?? null,
+        comment,
+        counted: count.request(),
+        sign_against_difference: against,
+        blind: count.blind,
+      },
     });
   const checksum = report.checksum;
   return (
@@ -196,7 +184,7 @@ export function SignoffPanel({
               type="button"
               className={secondaryButtonClass}
               disabled={draft.isPending || count.invalid}
-              onClick={() => draft.mutate()}
+              onClick={() => draft.mutate({ body: { day_id: day.id, lines: count.draftRequest() } })}
             >
               {t("saveDraft")}
             </button>

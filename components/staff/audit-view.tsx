@@ -1,14 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { CursorPagerNav, useCursorPager } from "@/components/ui/cursor-pager";
 import { DataTable } from "@/components/ui/data-table";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import { AuditPage } from "@/lib/shared/api/staff";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { dateTime } from "@/lib/shared/format/time";
 
@@ -37,12 +36,12 @@ export function AuditView() {
   const roles = useTranslations("roles");
   const locale = useIntlLocale();
   const pager = useCursorPager();
-  const query = useQuery({
-    queryKey: ["audit", pager.cursor],
-    queryFn: () => fetchJson(`/api/audit${pager.cursor ? `?before=${pager.cursor}` : ""}`, AuditPage),
+  const query = useEndpoint(
+    endpoints.audit.log,
+    { query: { before: pager.cursor ?? undefined } },
     // Only the newest page grows.
-    refetchInterval: pager.cursor ? false : 30_000,
-  });
+    pager.cursor ? { refetchInterval: false } : {},
+  );
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { data: entries, next_before, timeZone } = query.data;

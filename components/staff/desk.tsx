@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
 import { inputClass, primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
@@ -9,13 +9,14 @@ import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { keyOf, useEndpoint, useIdempotencyKey } from "@/components/ui/use-endpoint";
+import { call } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { isConsoleError, isRetryable } from "@/lib/shared/api/errors";
-import { DeskAnswer, DeskQuote, type Topup } from "@/lib/shared/api/staff";
+import type { Topup } from "@/lib/shared/api/staff";
 import { formatMoney, parseAmount } from "@/lib/shared/format/money";
 import { CodeForm } from "./code-form";
 import { DeskNameBar, DeskNamePrompt, useDeskName } from "./desk-name";
-import { useIdempotencyKey } from "./idempotent-post";
 import { BalanceFields, useWristband } from "./wristband-query";
 
 const PRESETS = [1000, 2000, 5000, 10000];
@@ -94,16 +95,11 @@ function DeskForm({
   const amount = wristband.data ? parseAmount(amountText, wristband.data.currency) : null;
   const amounts = [...new Set([...PRESETS, ...(amount ? [amount] : [])])].sort((a, b) => a - b);
   const pendingRules = inFlight?.bonus_rule ? [inFlight.bonus_rule] : [];
-  const quote = useQuery({
-    queryKey: ["quote", code, amounts.join(","), pendingRules.join(",")],
-    enabled: direction === "topup" && canTopup && wristband.isSuccess,
-    queryFn: () =>
-      fetchJson(
-        `/api/desk/quote?code=${encodeURIComponent(code)}&amounts=${amounts.join(",")}${pendingRules.length ? `&pending_rules=${pendingRules.join(",")}` : ""}`,
-        DeskQuote,
-      ),
-    refetchInterval: 30_000,
-  });
+  const quote = useEndpoint(
+    endpoints.desk.quote,
+    { query: { code, amounts: amounts.join(","), pending_rules: pendingRules.join(",") || undefined } },
+    { enabled: direction === "topup" && canTopup && wristband.isSuccess },
+  );
 
   if (wristband.isPending) return <Loading what={t("loadingWristband")} />;
   if (wristband.isError) return <ErrorBox error={wristband.error} />;
@@ -111,37 +107,32 @@ function DeskForm({
   const money = (c: number) => formatMoney(c, currency, locale);
   const line = amount ? quote.data?.quote.find((q) => q.amount === amount) : undefined;
 
+  const wristbandKey = keyOf(endpoints.gate.wristband, { params: { code } });
+  const quoteKey = keyOf(endpoints.desk.quote);
   async function send(sent: Sent) {
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
-      const url = sent.direction === "topup" ? "/api/desk/topups" : "/api/desk/withdrawals";
-      const body =
+      // Not useWrite: one key spans both directions and a lost answer is retried only as sent.
+      const paid = { code, amount: sent.amount, payment_method: sent.payment_method, idempotency_key: key };
+      const { topup } =
         sent.direction === "topup"
-          ? {
-              code,
-              amount: sent.amount,
-              payment_method: sent.payment_method,
-              bonus_amount: sent.bonus_amount,
-              bonus_rule: sent.bonus_rule,
-              idempotency_key: key,
-              desk: sent.desk,
-            }
-          : {
-              code,
-              amount: sent.amount,
-              payment_method: sent.payment_method,
-              idempotency_key: key,
-              desk: sent.desk,
-            };
-      const { topup } = await postJson(url, body, DeskAnswer);
+          ? await call(endpoints.desk.topup, {
+              body: {
+                ...paid,
+                bonus_amount: sent.bonus_amount,
+                bonus_rule: sent.bonus_rule,
+                desk: sent.desk,
+              },
+            })
+          : await call(endpoints.desk.withdrawal, { body: { ...paid, desk: sent.desk } });
       setInFlight(null);
       setConfirming(false);
       setReceipt({ sent, topup });
       renewKey();
-      await queryClient.invalidateQueries({ queryKey: ["wristband", code] });
-      await queryClient.invalidateQueries({ queryKey: ["quote", code] });
+      await queryClient.invalidateQueries({ queryKey: wristbandKey });
+      await queryClient.invalidateQueries({ queryKey: quoteKey });
     } catch (err) {
       if (isRetryable(err)) {
         // Maybe charged, maybe not: the same key will tell (the upstream replays a done request).
@@ -151,14 +142,14 @@ function DeskForm({
         setInFlight(null);
         renewKey();
         if (isConsoleError(err) && err.code === "bonus_mismatch") {
-          await queryClient.invalidateQueries({ queryKey: ["quote", code] });
+          await queryClient.invalidateQueries({ queryKey: quoteKey });
           setNotice(t("bonusChanged"));
           setConfirming(true);
         } else {
           setConfirming(false);
           setError(err);
         }
-        await queryClient.invalidateQueries({ queryKey: ["wristband", code] });
+        await queryClient.invalidateQueries({ queryKey: wristbandKey });
       }
     } finally {
       setBusy(false);

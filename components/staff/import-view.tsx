@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { type ChangeEvent, useState } from "react";
 import { primaryButtonClass, secondaryButtonClass } from "@/components/ui/class-names";
@@ -9,10 +9,12 @@ import { useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox } from "@/components/ui/states";
-import { fetchJson, postJson } from "@/lib/shared/api/client";
+import { keyOf, useEndpoint } from "@/components/ui/use-endpoint";
+import { call } from "@/lib/shared/api/call";
+import { endpoints } from "@/lib/shared/api/endpoints";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import { formatBytes, IMPORT_MAX_BYTES } from "@/lib/shared/api/limits";
-import { type ImportJob, ImportJobAnswer, ImportJobList, ImportValidation } from "@/lib/shared/api/staff";
+import type { ImportJob, ImportValidation } from "@/lib/shared/api/staff";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 
 /** Ticket import: validate every row first, then send chunks of 500, resumable. */
@@ -47,9 +49,7 @@ export function ImportView() {
     setFile({ name: f.name, text });
     setBusy(true);
     try {
-      setValidation(
-        await postJson("/api/import/validate", { file_name: f.name, csv: text }, ImportValidation),
-      );
+      setValidation(await call(endpoints.imports.validate, { body: { file_name: f.name, csv: text } }));
     } catch (err) {
       setError(err);
     } finally {
@@ -64,7 +64,7 @@ export function ImportView() {
     let current = start;
     try {
       while (current.status !== "completed") {
-        current = (await postJson(`/api/import/${current.id}`, {}, ImportJobAnswer)).job;
+        current = (await call(endpoints.imports.resume, { params: { id: current.id } })).job;
         setJob(current);
         if (current.status === "failed") break;
       }
@@ -72,7 +72,7 @@ export function ImportView() {
       setError(err);
     } finally {
       setRunning(false);
-      queryClient.invalidateQueries({ queryKey: ["imports"] });
+      queryClient.invalidateQueries({ queryKey: keyOf(endpoints.imports.list) });
     }
   }
 
@@ -81,14 +81,9 @@ export function ImportView() {
     setBusy(true);
     setError(null);
     try {
-      const { job: created } = await postJson(
-        "/api/import",
-        {
-          file_name: file.name,
-          csv: file.text,
-        },
-        ImportJobAnswer,
-      );
+      const { job: created } = await call(endpoints.imports.start, {
+        body: { file_name: file.name, csv: file.text },
+      });
       setValidation(null);
       setFile(null);
       await run(created);
@@ -224,10 +219,7 @@ function JobProgress({ job, running, onResume }: { job: ImportJob; running: bool
 function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void; running: boolean }) {
   const t = useTranslations("import");
   const value = useValueText();
-  const query = useQuery({
-    queryKey: ["imports"],
-    queryFn: () => fetchJson("/api/import", ImportJobList),
-  });
+  const query = useEndpoint(endpoints.imports.list, {});
   if (query.isPending) return null;
   if (query.isError) return <ErrorBox error={query.error} />;
   if (!query.data.data.length) return null;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
@@ -10,11 +10,11 @@ import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import { KeepAnswer, type ReviewPair, ReviewView, type Wristband } from "@/lib/shared/api/staff";
+import { keyOf, useEndpoint, useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { ReviewPair, Wristband } from "@/lib/shared/api/staff";
 import { formatMoney } from "@/lib/shared/format/money";
 import { timeOfDay } from "@/lib/shared/format/time";
-import { useIdempotentPost } from "./idempotent-post";
 
 function waited(t: ReturnType<typeof useTranslations<"review">>, since: string, now: number) {
   const minutes = Math.max(0, Math.floor((now - new Date(since).getTime()) / 60_000));
@@ -37,11 +37,7 @@ function movedTo(kept: Wristband, pair: ReviewPair) {
 export function ReviewQueue({ canResolve }: { canResolve: boolean }) {
   const t = useTranslations("review");
   const locale = useIntlLocale();
-  const query = useQuery({
-    queryKey: ["review"],
-    queryFn: () => fetchJson("/api/review", ReviewView),
-    refetchInterval: 30_000,
-  });
+  const query = useEndpoint(endpoints.review.queue, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { pairs, currency, refreshedAt, timeZone } = query.data;
@@ -79,14 +75,14 @@ function Pair({
   const t = useTranslations("review");
   const value = useValueText();
   const queryClient = useQueryClient();
-  const keep = useIdempotentPost(KeepAnswer);
+  const keep = useWrite(endpoints.review.keep, { idempotent: true });
   const [choice, setChoice] = useState<Wristband | null>(null);
   const [done, setDone] = useState<{ kept: Wristband; moved: number; movedPromo: number } | null>(null);
   const title = t("title", { code: pair.ticket_code ?? "—" });
 
   async function confirmKeep(w: Wristband) {
     const moving = movedTo(w, pair);
-    const answer = await keep.send(`/api/review/${encodeURIComponent(w.nfc)}/keep`);
+    const answer = await keep.send({ params: { code: w.nfc } });
     if (!answer) return;
     setDone({ kept: answer.wristband, moved: moving.paid, movedPromo: moving.promo });
     setChoice(null);
@@ -108,7 +104,7 @@ function Pair({
         <button
           type="button"
           className={`${secondaryButtonClass} mt-2`}
-          onClick={() => queryClient.invalidateQueries({ queryKey: ["review"] })}
+          onClick={() => queryClient.invalidateQueries({ queryKey: keyOf(endpoints.review.queue) })}
         >
           {t("done")}
         </button>

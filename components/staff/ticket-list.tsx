@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -12,8 +11,11 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import { TicketListView } from "@/lib/shared/api/staff";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { type CallInput, endpoints } from "@/lib/shared/api/endpoints";
+
+type ListQuery = NonNullable<CallInput<typeof endpoints.gate.tickets>["query"]>;
+
 import { dateTime } from "@/lib/shared/format/time";
 import { CodeForm } from "./code-form";
 import { StatusBadge } from "./status-badge";
@@ -39,14 +41,11 @@ export function TicketList() {
   const [since, setSince] = useState("");
   const pager = useCursorPager();
   const sinceIso = since ? new Date(since).toISOString() : "";
-  const query = useQuery({
-    queryKey: ["tickets", status, sinceIso, pager.cursor],
-    queryFn: () => {
-      const qs = new URLSearchParams();
-      if (status) qs.set("status", status);
-      if (sinceIso) qs.set("updated_since", sinceIso);
-      if (pager.cursor) qs.set("starting_after", pager.cursor);
-      return fetchJson(`/api/tickets?${qs}`, TicketListView);
+  const query = useEndpoint(endpoints.gate.tickets, {
+    query: {
+      status: (status || undefined) as ListQuery["status"],
+      updated_since: sinceIso || undefined,
+      starting_after: pager.cursor ?? undefined,
     },
   });
   const list = query.data;

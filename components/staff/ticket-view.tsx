@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { type FormEvent, useState } from "react";
@@ -16,19 +16,14 @@ import { Field, Fields } from "@/components/ui/fields";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import {
-  type Ticket,
-  TicketAnswer,
-  TicketView as TicketAnswerSchema,
-  type TicketView as TicketViewAnswer,
-} from "@/lib/shared/api/staff";
+import { keyOf, useEndpoint, useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { Ticket, TicketView as TicketViewAnswer } from "@/lib/shared/api/staff";
 import { normalizeCode } from "@/lib/shared/codes";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { dateTime } from "@/lib/shared/format/time";
 import { ticketVerdict } from "@/lib/shared/gate-verdict";
 import { intlLocale, type Locale } from "@/lib/shared/i18n/locales";
-import { useIdempotentPost } from "./idempotent-post";
 import { ScanButton } from "./scan-button";
 import { StatusBadge } from "./status-badge";
 import { GateZonePicker, useGateContext, VerdictPanel } from "./verdict-view";
@@ -46,10 +41,7 @@ export function TicketView({
   canCancel: boolean;
 }) {
   const t = useTranslations("ticket");
-  const query = useQuery({
-    queryKey: ["ticket", code],
-    queryFn: () => fetchJson(`/api/tickets/${encodeURIComponent(code)}`, TicketAnswerSchema),
-  });
+  const query = useEndpoint(endpoints.gate.ticket, { params: { code } });
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   return (
@@ -78,7 +70,10 @@ function TicketScreen({
   const { ticket, timeZone } = view;
   const verdict = ticketVerdict(ticket, gate, view.typeZoneIds);
   const update = (next: Ticket) =>
-    queryClient.setQueryData(["ticket", code], { ...view, ticket: next } satisfies TicketViewAnswer);
+    queryClient.setQueryData(keyOf(endpoints.gate.ticket, { params: { code } }), {
+      ...view,
+      ticket: next,
+    } satisfies TicketViewAnswer);
   const when = (at: string | null) => (at ? dateTime(at, timeZone, locale) : "—");
   const names = (refs: { name: string }[]) => refs.map((r) => r.name).join(", ");
   const active = ticket.status === "active";
@@ -159,17 +154,20 @@ function CheckInForm({
   override?: { days: string; onBack: () => void };
 }) {
   const t = useTranslations("ticket");
-  const checkIn = useIdempotentPost(TicketAnswer);
+  const checkIn = useWrite(endpoints.gate.checkIn, { idempotent: true });
   const [nfc, setNfc] = useState("");
   const [uhf, setUhf] = useState("");
   async function submit(e: FormEvent) {
     e.preventDefault();
     const wristband = normalizeCode(nfc);
     if (checkIn.busy || !wristband) return;
-    const answer = await checkIn.send(`/api/tickets/${encodeURIComponent(code)}/check-in`, {
-      nfc: wristband,
-      ...(normalizeCode(uhf) ? { uhf: normalizeCode(uhf) } : {}),
-      ...(override ? { override: true } : {}),
+    const answer = await checkIn.send({
+      params: { code },
+      body: {
+        nfc: wristband,
+        ...(normalizeCode(uhf) ? { uhf: normalizeCode(uhf) } : {}),
+        ...(override ? { override: true } : {}),
+      },
     });
     if (answer) onDone(answer.ticket);
   }
@@ -262,10 +260,10 @@ function WrongDayCheckIn({
 
 function CancelTicket({ code, onDone }: { code: string; onDone: (t: Ticket) => void }) {
   const t = useTranslations("ticket");
-  const cancel = useIdempotentPost(TicketAnswer);
+  const cancel = useWrite(endpoints.gate.cancel, { idempotent: true });
   const [confirming, setConfirming] = useState(false);
   async function confirm() {
-    const answer = await cancel.send(`/api/tickets/${encodeURIComponent(code)}/cancel`);
+    const answer = await cancel.send({ params: { code } });
     if (!answer) return;
     setConfirming(false);
     onDone(answer.ticket);

@@ -1,17 +1,14 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { Field } from "@/components/ui/fields";
-import { fetchJson } from "@/lib/shared/api/client";
-import { type Wristband, WristbandView } from "@/lib/shared/api/staff";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { Wristband } from "@/lib/shared/api/staff";
 
 /** A wristband with its event's currency and zone, read live by code (the desk and the lookup). */
 export function useWristband(code: string) {
-  return useQuery({
-    queryKey: ["wristband", code],
-    queryFn: () => fetchJson(`/api/wristbands/${encodeURIComponent(code)}`, WristbandView),
-  });
+  return useEndpoint(endpoints.gate.wristband, { params: { code } });
 }
 
 /** The paid and the promo balance of a wristband, apart (only the paid one is ever refunded). */

@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
@@ -11,8 +10,9 @@ import { useIntlLocale, useValueText } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import { SalesPage, type WristbandView as WristbandAnswer } from "@/lib/shared/api/staff";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { WristbandView as WristbandAnswer } from "@/lib/shared/api/staff";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
 import { dateTime } from "@/lib/shared/format/time";
@@ -127,13 +127,9 @@ function WristbandSales({
   const t = useTranslations("wristband");
   const value = useValueText();
   const pager = useCursorPager();
-  const query = useQuery({
-    queryKey: ["wristband-sales", code, pager.cursor],
-    queryFn: () =>
-      fetchJson(
-        `/api/wristbands/${encodeURIComponent(code)}/sales${pager.cursor ? `?starting_after=${pager.cursor}` : ""}`,
-        SalesPage,
-      ),
+  const query = useEndpoint(endpoints.gate.wristbandSales, {
+    params: { code },
+    query: { starting_after: pager.cursor ?? undefined },
   });
   const page = query.data;
   return (

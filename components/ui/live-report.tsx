@@ -1,36 +1,22 @@
 "use client";
 
-import { keepPreviousData, type UseQueryResult, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
-import type { z } from "zod";
 import { useCursorPager } from "@/components/ui/cursor-pager";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson } from "@/lib/shared/api/client";
-import { LIVE_REFRESH_MS, STARTING_REFRESH_MS } from "@/lib/shared/refresh";
-
-const isStarting = (data: unknown) =>
-  (data as { mirror?: { state?: string } } | undefined)?.mirror?.state === "starting";
+import { useEndpoint } from "@/components/ui/use-endpoint";
+import type { CallInput, EndpointSpec } from "@/lib/shared/api/endpoints";
 
 /**
- * A report of a route handler (`/api/live/sales`, `/api/reconciliation`…) with its query
- * parameters (null ones left out), keeping the figures shown while another day or page loads.
- * The query key is [path, query string]: invalidate [path] to refresh every day of it.
+ * A live report (`endpoints.live.sales`, `endpoints.night.report`…) with its query parameters
+ * (null ones left out), keeping the figures shown while another day or page loads. Its refresh
+ * is the declaration's (`live`: every 30 s, every 2 s while a console's first summary is coming).
  */
-export function useLiveReport<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  params: Record<string, string | null> = {},
+export function useLiveReport<E extends EndpointSpec>(
+  endpoint: E,
+  query: Record<string, string | null | undefined> = {},
 ) {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value) search.set(name, value);
-  const query = search.toString();
-  return useQuery({
-    queryKey: [path, query],
-    queryFn: () => fetchJson(query ? `${path}?${query}` : path, schema),
-    placeholderData: keepPreviousData,
-    // A console connecting for the first time asks again every 2 s until the first summary is in.
-    refetchInterval: (q) => (isStarting(q.state.data) ? STARTING_REFRESH_MS : LIVE_REFRESH_MS),
-  });
+  return useEndpoint(endpoint, { query } as CallInput<E>, { placeholderData: keepPreviousData });
 }
 
 /** A report that has nothing to show yet: loading, or the error that stopped the first load. */

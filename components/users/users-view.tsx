@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { inputClass, secondaryButtonClass } from "@/components/ui/class-names";
@@ -9,8 +9,9 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { SafeText } from "@/components/ui/safe-text";
 import { Empty, ErrorBox, Loading } from "@/components/ui/states";
-import { fetchJson, postJson } from "@/lib/shared/api/client";
-import { type AccountView, UserActionAnswer, UsersView } from "@/lib/shared/api/users";
+import { keyOf, useEndpoint, useWrite } from "@/components/ui/use-endpoint";
+import { endpoints } from "@/lib/shared/api/endpoints";
+import type { AccountView } from "@/lib/shared/api/users";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { dateTime } from "@/lib/shared/format/time";
 import { type Role, roles } from "@/lib/shared/permissions";
@@ -22,11 +23,7 @@ import { type Role, roles } from "@/lib/shared/permissions";
 export function UsersScreen({ me }: { me: string }) {
   const t = useTranslations("users");
   const locale = useIntlLocale();
-  const query = useQuery({
-    queryKey: ["users"],
-    queryFn: () => fetchJson("/api/users", UsersView),
-    refetchInterval: 30_000,
-  });
+  const query = useEndpoint(endpoints.users.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { users, failures, unknown_failures_24h, timeZone } = query.data;
@@ -96,28 +93,28 @@ function useUserAction(username: string) {
   const t = useTranslations("users");
   const roleName = useTranslations("roles");
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  async function run(action: "unlock" | "sign-out" | "role", body: Record<string, unknown> = {}) {
-    setBusy(true);
-    setError(null);
+  // Busy until the list shows the change (onSuccess's promise is waited for).
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keyOf(endpoints.users.list) });
+  const unlock = useWrite(endpoints.users.unlock, { onSuccess: refresh });
+  const signOut = useWrite(endpoints.users.signOut, { onSuccess: refresh });
+  const changeRole = useWrite(endpoints.users.role, {
+    onSuccess: (answer) => {
+      if (!answer.changed) setNotice(t("roleUnchanged", { username, role: roleName(answer.user.role) }));
+      return refresh();
+    },
+  });
+  const writes = [unlock, signOut, changeRole];
+  function run(action: "unlock" | "sign-out" | "role", role?: Role) {
+    // Only the last action's outcome is shown.
     setNotice(null);
-    try {
-      const answer = await postJson(
-        `/api/users/${encodeURIComponent(username)}/${action}`,
-        body,
-        UserActionAnswer,
-      );
-      if (action === "role" && !answer.changed)
-        setNotice(t("roleUnchanged", { username, role: roleName(answer.user.role) }));
-      await queryClient.invalidateQueries({ queryKey: ["users"] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    for (const write of writes) write.reset();
+    const params = { username };
+    if (action === "role") changeRole.mutate({ params, body: { role: role as Role } });
+    else (action === "unlock" ? unlock : signOut).mutate({ params });
   }
+  const busy = writes.some((write) => write.isPending);
+  const error = unlock.error ?? signOut.error ?? changeRole.error;
   return { busy, error, notice, run };
 }
 
@@ -174,7 +171,7 @@ function RoleCell({ account, me }: { account: AccountView; me: string }) {
           type="button"
           className={secondaryButtonClass}
           disabled={busy}
-          onClick={() => run("role", { role })}
+          onClick={() => run("role", role)}
         >
           {t("make", { username: escapeBidi(account.username), role: roleName(role) })}
         </button>

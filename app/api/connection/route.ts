@@ -1,9 +1,7 @@
 import { connectionReport } from "@/lib/server/connection/connection";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
-import { ConnectionReport } from "@/lib/shared/api/connection";
+import { handle } from "@/lib/server/http/handle";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** The connection screen: a live GET /ping (the key's scopes, restrictions, quota) and the sync status. */
-export const GET = route("connection.view", async ({ user, dashboard }) =>
-  answer(ConnectionReport, await connectionReport(dashboard, user)),
+export const GET = handle(endpoints.connection.report, ({ user, dashboard }) =>
+  connectionReport(dashboard, user),
 );

@@ -1,9 +1,5 @@
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { reviewQueue } from "@/lib/server/review/review";
-import { ReviewView } from "@/lib/shared/api/staff";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** The review queue from the mirror (the sync worker refreshes it every cycle). */
-export const GET = route("review.view", async ({ dashboard }) =>
-  answer(ReviewView, await reviewQueue(dashboard)),
-);
+export const GET = handle(endpoints.review.queue, ({ dashboard }) => reviewQueue(dashboard));

@@ -1,9 +1,5 @@
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { usersView } from "@/lib/server/users/users";
-import { UsersView } from "@/lib/shared/api/users";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** Every account with its lock, live sessions and recent failed sign-ins (managers). */
-export const GET = route("users.manage", async ({ dashboard }) =>
-  answer(UsersView, await usersView(dashboard)),
-);
+export const GET = handle(endpoints.users.list, ({ dashboard }) => usersView(dashboard));

@@ -1,7 +1,6 @@
 import "server-only";
-import { z } from "zod";
+import type { SignInBody } from "@/lib/shared/api/auth";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import { typedText } from "@/lib/shared/api/params";
 import { homeFor } from "@/lib/shared/permissions";
 import type { Dashboard } from "../dashboard";
 import { deviceTokens, issueDeviceCookie } from "./device-cookie";
@@ -14,13 +13,6 @@ import {
   startSession,
 } from "./session";
 import { type CheckOptions, checkCredentials } from "./throttle";
-
-export const SignInBody = z.object({
-  username: typedText({ min: 1, max: 64, tooShort: "Enter a username." }).transform((name) =>
-    name.toLowerCase(),
-  ),
-  password: z.string().min(1, "Enter a password.").max(256),
-});
 
 /** Who is asking: the source address (see http/client-address.ts), the browser and its cookies. */
 export interface Client {
@@ -41,7 +33,7 @@ const minutesUntil = (until: Date, now: Date) => {
  */
 export async function signIn(
   dashboard: Dashboard,
-  body: z.infer<typeof SignInBody>,
+  body: SignInBody,
   client: Client,
   options: CheckOptions = {},
 ) {

@@ -1,30 +1,14 @@
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Topup } from "@/lib/contract";
-import { CodeParam, DeskName, type DeskQuoteQuery, IdempotencyKey, RecordId } from "@/lib/shared/api/params";
-import type { DeskQuote } from "@/lib/shared/api/staff";
+import type { DeskQuoteQuery } from "@/lib/shared/api/params";
+import type { DeskBody, DeskQuote } from "@/lib/shared/api/staff";
 import type { SessionUser } from "../auth/session";
 import type { Dashboard } from "../dashboard";
 import { auditedWrite } from "../http/audited-write";
 import { liveLookup } from "../http/lookup-budget";
 import { callUpstream } from "../http/upstream-errors";
 import { eventFormat } from "../store/event-settings";
-
-export const DeskBody = z.object({
-  code: CodeParam,
-  amount: z
-    .number()
-    .int()
-    .min(1, "The amount must be at least 0.01.")
-    .max(999999, "The amount is too large."),
-  payment_method: z.enum(["card", "cash", "online"]),
-  bonus_amount: z.number().int().min(0).max(999999).optional(),
-  bonus_rule: RecordId.nullable().optional(),
-  idempotency_key: IdempotencyKey,
-  desk: DeskName,
-});
-export type DeskBody = z.infer<typeof DeskBody>;
-export const WithdrawalBody = DeskBody.omit({ bonus_amount: true, bonus_rule: true });
 
 /** The live bonus quote for the amounts on the desk's screen, for this person (cap and in-flight rules). */
 export async function deskQuote(

@@ -1,64 +1,26 @@
 import "server-only";
 import type { IncomingMessage } from "node:http";
+import { allEndpoints } from "@/lib/shared/api/endpoints";
 
 /**
  * Which HTTP methods the console answers where, so that every other one is `405
  * method_not_allowed` in the console's error envelope (with `Allow`), decided in proxy.ts before
  * the framework sees the request: pages and static files take GET and HEAD; each route handler
- * the methods its module exports (the table below, checked against app/api by a test), HEAD
+ * the methods its module exports (the table below, from the declarations), HEAD
  * where it has GET, and OPTIONS.
  */
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** The route handlers' methods, by path pattern (`[name]` is one path segment). */
-export const ROUTE_METHODS: Record<string, readonly Method[]> = {
-  "/api/alerts": ["GET"],
-  "/api/alerts/[id]/acknowledge": ["POST"],
-  "/api/alerts/count": ["GET"],
-  "/api/audit": ["GET"],
-  "/api/auth/locale": ["POST"],
-  "/api/auth/login": ["POST"],
-  "/api/auth/logout": ["POST"],
-  "/api/auth/logout-everywhere": ["POST"],
-  "/api/connection": ["GET"],
-  "/api/desk/quote": ["GET"],
-  "/api/desk/topups": ["POST"],
-  "/api/desk/withdrawals": ["POST"],
-  "/api/import": ["GET", "POST"],
-  "/api/import/[id]": ["GET", "POST"],
-  "/api/import/validate": ["POST"],
-  "/api/live/overview": ["GET"],
-  "/api/live/sales": ["GET"],
-  "/api/live/sales/export": ["GET"],
-  "/api/live/scans": ["GET"],
-  "/api/live/topups": ["GET"],
-  "/api/live/topups/export": ["GET"],
-  "/api/reconciliation": ["GET"],
-  "/api/reconciliation/draft": ["POST"],
-  "/api/reconciliation/export": ["GET"],
-  "/api/reconciliation/floats": ["POST"],
-  "/api/reconciliation/resync": ["POST"],
-  "/api/reconciliation/signoff": ["POST"],
-  "/api/reconciliation/signoffs/[id]/approve": ["POST"],
-  "/api/reconciliation/signoffs/[id]/pdf": ["GET"],
-  "/api/reconciliation/waivers": ["POST"],
-  "/api/review": ["GET"],
-  "/api/review/[code]/keep": ["POST"],
-  "/api/staff/search": ["GET"],
-  "/api/terminals": ["GET"],
-  "/api/terminals/[device]": ["GET", "PUT"],
-  "/api/tickets": ["GET"],
-  "/api/tickets/[code]": ["GET"],
-  "/api/tickets/[code]/cancel": ["POST"],
-  "/api/tickets/[code]/check-in": ["POST"],
-  "/api/users": ["GET"],
-  "/api/users/[username]/role": ["POST"],
-  "/api/users/[username]/sign-out": ["POST"],
-  "/api/users/[username]/unlock": ["POST"],
-  "/api/wristbands/[code]": ["GET"],
-  "/api/wristbands/[code]/sales": ["GET"],
-};
+/**
+ * The route handlers' methods, by path pattern (`[name]` is one path segment), from the endpoint
+ * declarations: a test checks each route file exports exactly its declared methods.
+ */
+export const ROUTE_METHODS: Record<string, readonly Method[]> = {};
+for (const e of allEndpoints) {
+  const pattern = e.path.replace(/\{(\w+)\}/g, "[$1]");
+  ROUTE_METHODS[pattern] = [...(ROUTE_METHODS[pattern] ?? []), e.method];
+}
 
 const routes = Object.entries(ROUTE_METHODS).map(([pattern, methods]) => ({
   pattern: new RegExp(`^${pattern.replace(/\[\w+\]/g, "[^/]+")}/?$`),

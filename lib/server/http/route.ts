@@ -89,7 +89,7 @@ export function errorResponse(err: unknown): NextResponse {
 const isStateChange = (request: Request) => !["GET", "HEAD", "OPTIONS"].includes(request.method);
 
 /** Who sent the request: its source address, browser and cookies. */
-function clientOf(request: Request, dashboard: Dashboard): Client {
+export function clientOf(request: Request, dashboard: Dashboard): Client {
   return {
     address: clientAddress(request, dashboard.config.TRUST_PROXY),
     userAgent: request.headers.get("user-agent"),
@@ -116,16 +116,17 @@ type Handler<C> = (ctx: {
 }) => Promise<Response>;
 
 /**
- * Every signed-in route handler goes through here: same-origin and JSON checks for state changes,
- * a live server-side session, the permission from the one table, and one error envelope.
+ * Every signed-in route handler goes through here (see `handle`): same-origin and JSON checks for
+ * state changes, a live server-side session, the permission from the one table, one error envelope.
  */
-export function route<C = Record<string, string>>(permission: Permission, handler: Handler<C>) {
+export function route<C = Record<string, string>>(permission: Permission | "signed-in", handler: Handler<C>) {
   return async (request: Request, context: { params: Promise<C> }): Promise<Response> => {
     try {
       const dashboard = await admit(request);
       const session = await sessionOfRequest(dashboard.db, dashboard.config, request);
       if (!session) throw new ConsoleError("not_signed_in", "Sign in first.");
-      if (!can(session.user.role, permission))
+      // "signed-in": any live session will do (no permission of the table is involved).
+      if (permission !== "signed-in" && !can(session.user.role, permission))
         throw new ConsoleError("forbidden", "Your role does not allow this.");
       return await handler({ request, user: session.user, session, dashboard, params: await context.params });
     } catch (err) {
@@ -135,19 +136,21 @@ export function route<C = Record<string, string>>(permission: Permission, handle
 }
 
 /** Route handlers reachable without a session (sign-in, sign-out): same checks otherwise. */
-export function publicRoute(
+export function publicRoute<C = Record<string, string>>(
   handler: (ctx: {
     request: Request;
     dashboard: Dashboard;
     session: Session | null;
     client: Client;
+    params: C;
   }) => Promise<Response>,
 ) {
-  return async (request: Request): Promise<Response> => {
+  return async (request: Request, context?: { params: Promise<C> }): Promise<Response> => {
     try {
       const dashboard = await admit(request);
       const session = await sessionOfRequest(dashboard.db, dashboard.config, request);
-      return await handler({ request, dashboard, session, client: clientOf(request, dashboard) });
+      const params = ((await context?.params) ?? {}) as C;
+      return await handler({ request, dashboard, session, client: clientOf(request, dashboard), params });
     } catch (err) {
       return errorResponse(err);
     }

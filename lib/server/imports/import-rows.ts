@@ -1,9 +1,6 @@
 import "server-only";
 import Papa from "papaparse";
-import { z } from "zod";
 import { type NewTicket, NewTicket as NewTicketSchema } from "@/lib/contract/requests";
-import { IMPORT_MAX_BYTES } from "@/lib/shared/api/limits";
-import { typedText } from "@/lib/shared/api/params";
 import type { RowError } from "@/lib/shared/api/staff";
 
 export type { RowError };
@@ -152,13 +149,3 @@ export function validateTicketCsv(text: string, catalog: ImportCatalog): CsvVali
   if (errors.length) return { ok: false, errors, rows: parsed.data.length };
   return { ok: true, tickets };
 }
-
-/** The body of an import request: the file's name and its text (its size is the body's, IMPORT_MAX_BYTES). */
-export const ImportBody = z.object({
-  file_name: typedText({ min: 1, max: 200 }),
-  csv: typedText({ max: IMPORT_MAX_BYTES, multiline: true }),
-});
-
-/** How an import's body is read: up to IMPORT_MAX_BYTES, a larger one answered 413 with the limit. */
-export const IMPORT_BODY_LIMIT = { maxBytes: IMPORT_MAX_BYTES, what: "The import" };
-export type ImportBody = z.infer<typeof ImportBody>;

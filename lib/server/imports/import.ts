@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { MAX_TICKETS_PER_BATCH, type NewTicket } from "@/lib/contract/requests";
 import type { Db, Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import type { ImportJob, ImportValidation } from "@/lib/shared/api/staff";
+import type { ImportBody, ImportJob, ImportValidation } from "@/lib/shared/api/staff";
 import type { SessionUser } from "../auth/session";
 import type { Dashboard } from "../dashboard";
 import { isUpstreamError, upstreamErrorInfo } from "../http/upstream-errors";
@@ -11,7 +11,7 @@ import { recordAudit } from "../store/audit-log";
 import { importCatalog } from "../store/import-catalog";
 import * as jobs from "../store/import-jobs";
 import type { UpstreamClient } from "../upstream/client";
-import { type ImportBody, validateTicketCsv } from "./import-rows";
+import { validateTicketCsv } from "./import-rows";
 
 export type { ImportJob };
 

@@ -1,6 +1,16 @@
 import { z } from "zod";
 import { LOCALES } from "../i18n/locales";
 import { roles } from "../permissions";
+import { typedText } from "./params";
+
+/** POST /api/auth/login: the username is matched in lower case. */
+export const SignInBody = z.object({
+  username: typedText({ min: 1, max: 64, tooShort: "Enter a username." }).transform((name) =>
+    name.toLowerCase(),
+  ),
+  password: z.string().min(1, "Enter a password.").max(256),
+});
+export type SignInBody = z.output<typeof SignInBody>;
 
 /** POST /api/auth/login */
 export const SignInAnswer = z.object({

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { Ticket, Topup, TopupBonusQuote, Transaction, Wristband } from "@/lib/contract/resources";
 import { GateInfo } from "./gate";
+import { IMPORT_MAX_BYTES } from "./limits";
+import { CodeParam, DeskName, IdempotencyKey, RecordId, typedText } from "./params";
 
 /** Answers of the staff tools' route handlers, declared once (server and browser parse them). */
 
@@ -51,6 +53,24 @@ export type SalesPage = z.infer<typeof SalesPage>;
 /** GET /api/desk/quote */
 export const DeskQuote = z.object({ quote: TopupBonusQuote.shape.data, currency: z.string() });
 export type DeskQuote = z.infer<typeof DeskQuote>;
+
+/** POST /api/desk/topups: the quoted bonus is sent along (a changed one is 409 bonus_mismatch). */
+export const DeskBody = z.object({
+  code: CodeParam,
+  amount: z
+    .number()
+    .int()
+    .min(1, "The amount must be at least 0.01.")
+    .max(999999, "The amount is too large."),
+  payment_method: z.enum(["card", "cash", "online"]),
+  bonus_amount: z.number().int().min(0).max(999999).optional(),
+  bonus_rule: RecordId.nullable().optional(),
+  idempotency_key: IdempotencyKey,
+  desk: DeskName,
+});
+export type DeskBody = z.infer<typeof DeskBody>;
+/** POST /api/desk/withdrawals: a refund of paid balance, no bonus. */
+export const WithdrawalBody = DeskBody.omit({ bonus_amount: true, bonus_rule: true });
 
 /** POST /api/desk/topups and /api/desk/withdrawals */
 export const DeskAnswer = z.object({ topup: Topup });
@@ -148,3 +168,25 @@ export const AuditPage = z.object({
   timeZone: z.string(),
 });
 export type AuditPage = z.infer<typeof AuditPage>;
+
+/** POST /api/import and /api/import/validate: the file's name and its text (its size is the body's, IMPORT_MAX_BYTES). */
+export const ImportBody = z.object({
+  file_name: typedText({ min: 1, max: 200 }),
+  csv: typedText({ max: IMPORT_MAX_BYTES, multiline: true }),
+});
+export type ImportBody = z.infer<typeof ImportBody>;
+
+/** How an import's body is read: up to IMPORT_MAX_BYTES, a larger one answered 413 with the limit. */
+export const IMPORT_BODY_LIMIT = { maxBytes: IMPORT_MAX_BYTES, what: "The import" };
+
+/** POST /api/tickets/{code}/cancel and /api/review/{code}/keep: the form's key only. */
+export const KeyOnlyBody = z.object({ idempotency_key: IdempotencyKey });
+
+/** POST /api/tickets/{code}/check-in: the wristband linked (entered or scanned). */
+export const CheckInBody = z.object({
+  nfc: CodeParam,
+  uhf: CodeParam.optional(),
+  idempotency_key: IdempotencyKey,
+  /** "Check in anyway" on a day the ticket is not valid for (tickets.checkin_override). */
+  override: z.boolean().optional(),
+});

@@ -1,11 +1,7 @@
-import { DeskBody, deskWrite } from "@/lib/server/desk/desk";
-import { readBody } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
-import { DeskAnswer } from "@/lib/shared/api/staff";
+import { handle } from "@/lib/server/http/handle";
+import { deskWrite } from "@/lib/server/desk/desk";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** A top-up at the desk: the quoted bonus is sent along; a changed bonus is 409 bonus_mismatch. */
-export const POST = route("topups.create", async ({ request, user, dashboard }) => {
-  const topup = await deskWrite(dashboard, user, "topup", await readBody(request, DeskBody));
-  return answer(DeskAnswer, { topup }, 201);
-});
+export const POST = handle(endpoints.desk.topup, async ({ body, user, dashboard }) => ({
+  topup: await deskWrite(dashboard, user, "topup", body),
+}));

@@ -1,11 +1,7 @@
-import { deskWrite, WithdrawalBody } from "@/lib/server/desk/desk";
-import { readBody } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
-import { DeskAnswer } from "@/lib/shared/api/staff";
+import { handle } from "@/lib/server/http/handle";
+import { deskWrite } from "@/lib/server/desk/desk";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** A refund of paid balance (never the promo balance); more than the balance is insufficient_balance. */
-export const POST = route("withdrawals.create", async ({ request, user, dashboard }) => {
-  const topup = await deskWrite(dashboard, user, "withdraw", await readBody(request, WithdrawalBody));
-  return answer(DeskAnswer, { topup }, 201);
-});
+export const POST = handle(endpoints.desk.withdrawal, async ({ body, user, dashboard }) => ({
+  topup: await deskWrite(dashboard, user, "withdraw", body),
+}));

@@ -1,13 +1,11 @@
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { continueImport, requireImportJob } from "@/lib/server/imports/import";
-import { ImportJobAnswer } from "@/lib/shared/api/staff";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-export const GET = route<{ id: string }>("tickets.import", async ({ dashboard, params }) =>
-  answer(ImportJobAnswer, { job: await requireImportJob(dashboard.db, params.id) }),
-);
+export const GET = handle(endpoints.imports.job, async ({ params, dashboard }) => ({
+  job: await requireImportJob(dashboard.db, params.id),
+}));
 
-/** Sends the next chunk not yet sent (with its stored Idempotency-Key) and answers the job's progress. */
-export const POST = route<{ id: string }>("tickets.import", async ({ user, dashboard, params }) =>
-  answer(ImportJobAnswer, { job: await continueImport(dashboard, user, params.id) }),
-);
+export const POST = handle(endpoints.imports.resume, async ({ params, user, dashboard }) => ({
+  job: await continueImport(dashboard, user, params.id),
+}));

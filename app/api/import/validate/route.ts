@@ -1,14 +1,7 @@
-import { readBody } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { validateImport } from "@/lib/server/imports/import";
-import { IMPORT_BODY_LIMIT, ImportBody } from "@/lib/server/imports/import-rows";
-import { ImportValidation } from "@/lib/shared/api/staff";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** Validates every row of a ticket CSV; nothing is stored nor sent. */
-export const POST = route("tickets.import", async ({ request, dashboard }) =>
-  answer(
-    ImportValidation,
-    await validateImport(dashboard.db, await readBody(request, ImportBody, IMPORT_BODY_LIMIT)),
-  ),
+export const POST = handle(endpoints.imports.validate, ({ body, dashboard }) =>
+  validateImport(dashboard.db, body),
 );

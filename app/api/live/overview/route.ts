@@ -1,9 +1,5 @@
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { overviewReport } from "@/lib/server/sales/reports";
-import { OverviewReport } from "@/lib/shared/api/live";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** The overview: the current event day's totals, hours, flows and late arrivals, from the aggregates. */
-export const GET = route("overview.view", async ({ dashboard }) =>
-  answer(OverviewReport, await overviewReport(dashboard.db)),
-);
+export const GET = handle(endpoints.live.overview, ({ dashboard }) => overviewReport(dashboard.db));

@@ -1,14 +1,7 @@
-import { readBody } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { waiveTerminal } from "@/lib/server/night/completeness";
-import { NightCompleteness, WaiverRequest } from "@/lib/shared/api/reconciliation";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** A supervisor waives a terminal the night waits for (who and why are kept); answers the night's completeness. */
-export const POST = route("reconciliation.signoff", async ({ request, user, dashboard }) =>
-  answer(
-    NightCompleteness,
-    await waiveTerminal(dashboard.db, user, await readBody(request, WaiverRequest)),
-    201,
-  ),
+export const POST = handle(endpoints.night.waive, ({ body, user, dashboard }) =>
+  waiveTerminal(dashboard.db, user, body),
 );

@@ -1,22 +1,11 @@
-import { readBody, readParams } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
 import { changeStation, terminalDetail } from "@/lib/server/terminals/views";
-import { StationChange, TerminalDetail } from "@/lib/shared/api/attention";
-import { DeviceSegment } from "@/lib/shared/api/params";
+import { handle } from "@/lib/server/http/handle";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** One terminal: its state and its latest records. */
-export const GET = route<{ device: string }>("terminals.view", async ({ dashboard, params }) => {
-  const { device } = readParams(params, DeviceSegment);
-  return answer(TerminalDetail, await terminalDetail(dashboard.db, device));
-});
+export const GET = handle(endpoints.terminals.detail, ({ params, dashboard }) =>
+  terminalDetail(dashboard.db, params.device),
+);
 
-/** A manager sets the terminal's station (null: back to the one its device id suggests). */
-export const PUT = route<{ device: string }>(
-  "terminals.manage",
-  async ({ request, user, dashboard, params }) => {
-    const { device } = readParams(params, DeviceSegment);
-    const { station } = await readBody(request, StationChange);
-    return answer(TerminalDetail, await changeStation(dashboard.db, user, device, station));
-  },
+export const PUT = handle(endpoints.terminals.station, ({ params, body, user, dashboard }) =>
+  changeStation(dashboard.db, user, params.device, body.station),
 );

@@ -1,13 +1,11 @@
-import { readQuery } from "@/lib/server/http/input";
+import { handle } from "@/lib/server/http/handle";
 import { requestLocale } from "@/lib/server/http/locale";
 import { csvResponse } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
 import { dayExport } from "@/lib/server/sales/sales-csv";
-import { DayQuery } from "@/lib/shared/api/params";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** Every sale of one event day as CSV (all statuses; the screen's totals count completed ones). */
-export const GET = route("sales.view", async ({ request, dashboard, user }) => {
-  const { day_id } = readQuery(request, DayQuery);
-  const file = await dayExport(dashboard.db, { kind: "sales" }, day_id ?? null, requestLocale(request, user));
+export const GET = handle(endpoints.live.salesExport, async ({ query, request, dashboard, user }) => {
+  const locale = requestLocale(request, user);
+  const file = await dayExport(dashboard.db, { kind: "sales" }, query.day_id ?? null, locale);
   return csvResponse(file.body, file.fileName);
 });

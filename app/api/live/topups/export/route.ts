@@ -1,18 +1,11 @@
-import { readQuery } from "@/lib/server/http/input";
+import { handle } from "@/lib/server/http/handle";
 import { requestLocale } from "@/lib/server/http/locale";
 import { csvResponse } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
 import { dayExport } from "@/lib/server/sales/sales-csv";
-import { TopupsQuery } from "@/lib/shared/api/params";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** Every top-up and withdrawal of one event day as CSV (`direction` filters). */
-export const GET = route("topups.view", async ({ request, dashboard, user }) => {
-  const { day_id, direction } = readQuery(request, TopupsQuery);
-  const file = await dayExport(
-    dashboard.db,
-    { kind: "topups", direction: direction ?? null },
-    day_id ?? null,
-    requestLocale(request, user),
-  );
+export const GET = handle(endpoints.live.topupsExport, async ({ query, request, dashboard, user }) => {
+  const flows = { kind: "topups", direction: query.direction ?? null } as const;
+  const file = await dayExport(dashboard.db, flows, query.day_id ?? null, requestLocale(request, user));
   return csvResponse(file.body, file.fileName);
 });

@@ -1,19 +1,7 @@
-import { z } from "zod";
+import { handle } from "@/lib/server/http/handle";
 import { cancelTicket } from "@/lib/server/gate/tickets";
-import { readBody, readParams } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
-import { CodeSegment, IdempotencyKey } from "@/lib/shared/api/params";
-import { TicketAnswer } from "@/lib/shared/api/staff";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-const Body = z.object({ idempotency_key: IdempotencyKey });
-
-/** Cancel a ticket (manager; the screen asks for a confirmation first). */
-export const POST = route<{ code: string }>(
-  "tickets.cancel",
-  async ({ request, user, dashboard, params }) => {
-    const { code } = readParams(params, CodeSegment);
-    const body = await readBody(request, Body);
-    return answer(TicketAnswer, { ticket: await cancelTicket(dashboard, user, code, body.idempotency_key) });
-  },
-);
+export const POST = handle(endpoints.gate.cancel, async ({ params, body, user, dashboard }) => ({
+  ticket: await cancelTicket(dashboard, user, params.code, body.idempotency_key),
+}));

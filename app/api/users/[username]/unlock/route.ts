@@ -1,11 +1,7 @@
-import { readParams } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { changeUser } from "@/lib/server/users/users";
-import { UserActionAnswer, UsernameSegment } from "@/lib/shared/api/users";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** Lifts the lock for new browsers that failures from elsewhere put on an account. */
-export const POST = route<{ username: string }>("users.manage", async ({ user, dashboard, params }) => {
-  const { username } = readParams(params, UsernameSegment);
-  return answer(UserActionAnswer, await changeUser(dashboard, user, username, { kind: "unlock" }));
-});
+export const POST = handle(endpoints.users.unlock, ({ params, user, dashboard }) =>
+  changeUser(dashboard, user, params.username, { kind: "unlock" }),
+);

@@ -1,16 +1,7 @@
-import { readBody, readParams } from "@/lib/server/http/input";
-import { answer } from "@/lib/server/http/respond";
-import { route } from "@/lib/server/http/route";
+import { handle } from "@/lib/server/http/handle";
 import { approveSignoff } from "@/lib/server/night/signoff";
-import { SignoffSegment } from "@/lib/shared/api/params";
-import { ApprovalRequest, Signoff } from "@/lib/shared/api/reconciliation";
+import { endpoints } from "@/lib/shared/api/endpoints";
 
-/** A manager approves a sign-off whose variance is beyond the tolerance: it becomes final. */
-export const POST = route<{ id: string }>(
-  "reconciliation.approve",
-  async ({ request, user, dashboard, params }) => {
-    const { id } = readParams(params, SignoffSegment);
-    const { comment } = await readBody(request, ApprovalRequest);
-    return answer(Signoff, await approveSignoff(dashboard.db, user, id, comment), 201);
-  },
+export const POST = handle(endpoints.night.approve, ({ params, body, user, dashboard }) =>
+  approveSignoff(dashboard.db, user, params.id, body.comment),
 );

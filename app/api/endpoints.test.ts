@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { allEndpoints } from "@/lib/shared/api/endpoints";
+import { pathParams } from "@/lib/shared/api/endpoints/define";
+import { permissions } from "@/lib/shared/permissions";
+import { routeModules } from "@/lib/testing/route-modules";
+
+/**
+ * Every endpoint is declared once (lib/shared/api/endpoints) and served once: each method a route
+ * file exports is `handle(declaration)` of exactly the declaration of its method and path, and
+ * every declaration has its route file.
+ */
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+/** `/api/tickets/[code]/cancel` as declared: `/api/tickets/{code}/cancel`. */
+const declaredPath = (filePath: string) => filePath.replace(/\[(\w+)\]/g, "{$1}");
+
+describe("endpoint declarations", () => {
+  it("each route file's methods are handle() of the declaration of that method and path; each declaration is served once", async () => {
+    const served: string[] = [];
+    const mismatches: string[] = [];
+    for (const { path, module } of await routeModules()) {
+      for (const name of Object.keys(module)) {
+        const handler = module[name as (typeof METHODS)[number]] as {
+          endpoint?: { name: string; method: string; path: string };
+        };
+        if (!METHODS.includes(name as (typeof METHODS)[number])) continue;
+        const e = handler?.endpoint;
+        if (!e) mismatches.push(`${name} ${path}: not made by handle()`);
+        else if (e.method !== name || e.path !== declaredPath(path))
+          mismatches.push(`${name} ${path}: serves ${e.name} (${e.method} ${e.path})`);
+        else served.push(e.name);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(served.sort()).toEqual(allEndpoints.map((e) => e.name).sort());
+  });
+
+  it("names, and method with path, are unique; a path's {params} are the params schema's", () => {
+    const names = allEndpoints.map((e) => e.name);
+    expect(new Set(names).size).toBe(names.length);
+    const routes = allEndpoints.map((e) => `${e.method} ${e.path}`);
+    expect(new Set(routes).size).toBe(routes.length);
+    for (const e of allEndpoints) {
+      const shape = (e.params as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+      expect(Object.keys(shape).sort(), e.name).toEqual(pathParams(e.path).sort());
+    }
+  });
+
+  it("every permission declared is one of the permission table's", () => {
+    const unknown = allEndpoints
+      .filter((e) => e.permission !== "public" && e.permission !== "signed-in")
+      .filter((e) => !Object.hasOwn(permissions, e.permission))
+      .map((e) => `${e.name}: ${e.permission}`);
+    expect(unknown).toEqual([]);
+  });
+
+  it("reads refresh by declaration and writes are read once; downloads are reads", () => {
+    for (const e of allEndpoints) {
+      if (e.method !== "GET") expect(e.refresh, e.name).toBe("once");
+      if (typeof e.answer === "string") expect(e.method, e.name).toBe("GET");
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { auth, connection, docs, users } from "./accounts";
+import { alerts, terminals } from "./attention";
+import type { EndpointSpec } from "./define";
+import { desk, review } from "./desk";
+import { gate } from "./gate";
+import { audit, imports } from "./imports";
+import { live } from "./live";
+import { night } from "./night";
+
+export type { AnswerOf, CallInput, EndpointSpec } from "./define";
+
+/** Every endpoint of the console's own API, by domain: `endpoints.desk.topup`. */
+export const endpoints = {
+  gate,
+  desk,
+  review,
+  imports,
+  audit,
+  live,
+  night,
+  terminals,
+  alerts,
+  users,
+  auth,
+  connection,
+  docs,
+};
+
+/** The same, as one list (the tests and the OpenAPI document walk it). */
+export const allEndpoints: EndpointSpec[] = Object.values(endpoints).flatMap((group) =>
+  Object.values(group as Record<string, EndpointSpec>),
+);
