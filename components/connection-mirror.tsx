@@ -6,7 +6,7 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { dayShare, ProgressBar, useEtaText } from "@/components/ui/mirror-status";
 import { Panel } from "@/components/ui/panel";
 import { useResourceNames } from "@/components/ui/resource-names";
-import type { MirrorProgress } from "@/lib/shared/api/live";
+import type { MirrorProgress } from "@/lib/shared/api/sales";
 import { formatCount } from "@/lib/shared/format/number";
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import type { AlertsView, TerminalRow, TerminalsView } from "../lib/shared/api/attention";
-import type { NightReport } from "../lib/shared/api/reconciliation";
+import type { NightReport } from "../lib/shared/api/night";
 import { formatMoney } from "../lib/shared/format/money";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
 import { SAME_ORIGIN, signIn, waitForFirstSync } from "./support";

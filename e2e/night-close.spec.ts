@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type Browser, devices, expect, type Page, test } from "@playwright/test";
 import { extractText, getDocumentProxy } from "unpdf";
-import type { NightReport, Signoff } from "../lib/shared/api/reconciliation";
+import type { NightReport, Signoff } from "../lib/shared/api/night";
 import { allDenominations } from "../lib/shared/denominations";
 import { decimalString, formatMoney } from "../lib/shared/format/money";
 import { expectNoViolations, SAME_ORIGIN, signIn } from "./support";

@@ -75,7 +75,7 @@ describe("where code lives", () => {
     ).toEqual([]);
   });
 
-  it("components import only lib/shared, components/ui, their own folder and the shell (components/*.tsx)", () => {
+  it("components import only lib/shared, components/ui, their own folder, another folder's index.ts and the shell (components/*.tsx)", () => {
     expect(
       breaches(under("components"), (t, f) => {
         if (pkg(t))
@@ -85,6 +85,7 @@ describe("where code lives", () => {
           under("lib/shared")(t) ||
           under("components/ui")(t) ||
           (own !== null && under(own)(t)) ||
+          /^components\/[^/]+\/index\.ts$/.test(t) ||
           /^components\/[^/]+\.tsx$/.test(t)
         );
       }),

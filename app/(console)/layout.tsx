@@ -1,8 +1,8 @@
 import { type ReactNode, Suspense } from "react";
 import { AlertBell } from "@/components/alert-bell";
 import { DeniedNotice } from "@/components/denied-notice";
+import { SearchBox } from "@/components/gate/search-box";
 import { Nav } from "@/components/nav";
-import { SearchBox } from "@/components/staff/search-box";
 import { signedInUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 

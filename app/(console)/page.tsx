@@ -1,4 +1,4 @@
-import { OverviewView } from "@/components/live/overview-view";
+import { OverviewView } from "@/components/sales/overview-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 

@@ -3,7 +3,7 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { ErrorBox } from "@/components/ui/states";
-import type { DayFigures, LiveContext } from "@/lib/shared/api/live";
+import type { DayFigures, LiveContext } from "@/lib/shared/api/sales";
 import { eventFormat } from "./event-format";
 import { useIntlLocale } from "./locale-format";
 import { FiguresMark, MirrorBanner, UpdatedAgo } from "./mirror-status";

@@ -4,7 +4,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { type ReactNode, useId } from "react";
 import { downloadLinkClass, joinClasses } from "@/components/ui/class-names";
-import type { DayFigures, LiveContext, LiveDay } from "@/lib/shared/api/live";
+import type { DayFigures, LiveContext, LiveDay } from "@/lib/shared/api/sales";
 import { ReportFreshness } from "./as-of";
 
 export function DayPicker({

@@ -1,4 +1,4 @@
-import type { LiveContext } from "@/lib/shared/api/live";
+import type { LiveContext } from "@/lib/shared/api/sales";
 import { formatMoney } from "@/lib/shared/format/money";
 import { dateTime, timeOfDay } from "@/lib/shared/format/time";
 

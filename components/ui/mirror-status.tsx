@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import type { DayFigures, LiveContext, MirrorProgress } from "@/lib/shared/api/live";
+import type { DayFigures, LiveContext, MirrorProgress } from "@/lib/shared/api/sales";
 import { formatCount } from "@/lib/shared/format/number";
 import { eventFormat } from "./event-format";
 import { useIntlLocale } from "./locale-format";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allDenominations, denominationsOf, denominationTotal, unknownDenominations } from "./denominations";
+import { expectedByDesk, expectedCash } from "./night-arithmetic";
 import {
   approvalRefusal,
   beyondLine,
@@ -8,7 +9,6 @@ import {
   needsApproval,
   signoffStatus,
 } from "./night-close";
-import { expectedByDesk, expectedCash } from "./reconciliation";
 
 const TOLERANCE = { line: 500, night: 2000 };
 

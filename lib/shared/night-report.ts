@@ -1,4 +1,4 @@
-import type { NightReportDocument, Signoff } from "./api/reconciliation";
+import type { NightReportDocument, Signoff } from "./api/night";
 import type { DenominationCounts } from "./denominations";
 import { formatMoney } from "./format/money";
 import { formatCount } from "./format/number";

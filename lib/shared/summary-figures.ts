@@ -1,6 +1,6 @@
 import type { SalesSummary } from "@/lib/contract";
-import type { FlowTotals, SalesDayReport, SalesTotals, TopupsDayReport } from "@/lib/shared/api/live";
-import type { NightFigures } from "@/lib/shared/api/reconciliation";
+import type { NightFigures } from "@/lib/shared/api/night";
+import type { FlowTotals, SalesDayReport, SalesTotals, TopupsDayReport } from "@/lib/shared/api/sales";
 
 /**
  * A day's figures taken from the upstream's sales summary, in the shapes the screens use, for a day

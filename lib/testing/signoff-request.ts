@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SignoffInput } from "@/lib/shared/api/reconciliation";
+import type { SignoffInput } from "@/lib/shared/api/night";
 
 /** A sign-off request as the route handler passes it on (a fresh idempotency key, no basis). */
 export function signoffRequest(over: Partial<SignoffInput> & { day_id: string }): SignoffInput {

@@ -1,4 +1,4 @@
-import { AlertsScreen } from "@/components/attention/alerts-view";
+import { AlertsScreen } from "@/components/alerts/alerts-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";

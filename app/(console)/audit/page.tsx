@@ -1,5 +1,5 @@
+import { AuditView } from "@/components/audit/audit-view";
 import { Screen } from "@/components/screen";
-import { AuditView } from "@/components/staff/audit-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {

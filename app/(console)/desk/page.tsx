@@ -1,5 +1,5 @@
+import { Desk } from "@/components/desk/desk";
 import { Screen } from "@/components/screen";
-import { Desk } from "@/components/staff/desk";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 

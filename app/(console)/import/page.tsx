@@ -1,5 +1,5 @@
+import { ImportView } from "@/components/imports/import-view";
 import { Screen } from "@/components/screen";
-import { ImportView } from "@/components/staff/import-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {

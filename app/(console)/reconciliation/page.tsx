@@ -1,4 +1,4 @@
-import { NightView } from "@/components/reconciliation/night-view";
+import { NightView } from "@/components/night/night-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";

@@ -1,5 +1,5 @@
+import { ReviewQueue } from "@/components/review/review-queue";
 import { Screen } from "@/components/screen";
-import { ReviewQueue } from "@/components/staff/review-queue";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 

@@ -1,4 +1,4 @@
-import { SalesView } from "@/components/live/sales-view";
+import { SalesView } from "@/components/sales/sales-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 

@@ -1,4 +1,4 @@
-import { ScansView } from "@/components/live/scans-view";
+import { ScansView } from "@/components/sales/scans-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 

@@ -1,6 +1,6 @@
 import { Suspense } from "react";
+import { SearchResults } from "@/components/gate/search-results";
 import { Screen } from "@/components/screen";
-import { SearchResults } from "@/components/staff/search-results";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {

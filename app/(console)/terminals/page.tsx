@@ -1,5 +1,5 @@
-import { TerminalsScreen } from "@/components/attention/terminals-view";
 import { Screen } from "@/components/screen";
+import { TerminalsScreen } from "@/components/terminals/terminals-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {

@@ -1,5 +1,5 @@
+import { CodeLookup, TicketList } from "@/components/gate/ticket-list";
 import { Screen } from "@/components/screen";
-import { CodeLookup, TicketList } from "@/components/staff/ticket-list";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page() {

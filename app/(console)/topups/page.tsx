@@ -1,4 +1,4 @@
-import { TopupsView } from "@/components/live/topups-view";
+import { TopupsView } from "@/components/sales/topups-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 

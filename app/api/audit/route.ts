@@ -1,5 +1,5 @@
-import { handle } from "@/lib/server/http/handle";
 import { auditPage } from "@/lib/server/audit/audit";
+import { handle } from "@/lib/server/http/handle";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.audit.log, ({ query, dashboard }) =>

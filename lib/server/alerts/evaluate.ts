@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db, Queryable } from "@/lib/db/db";
-import type { LiveDay as EventDay } from "@/lib/shared/api/live";
+import type { LiveDay as EventDay } from "@/lib/shared/api/sales";
 import { dayOf } from "@/lib/shared/format/time";
 import type { DashboardConfig } from "../config";
 import * as store from "../store/attention";

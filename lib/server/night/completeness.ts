@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db, Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import type { NightCompleteness, NightReport, Signoff, WaiverRequest } from "@/lib/shared/api/reconciliation";
+import type { NightCompleteness, NightReport, Signoff, WaiverRequest } from "@/lib/shared/api/night";
 import { dateTime } from "@/lib/shared/format/time";
 import { quietAfterSeconds } from "../store/attention";
 import { recordAudit } from "../store/audit-log";

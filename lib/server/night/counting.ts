@@ -9,9 +9,9 @@ import {
   type FloatEntry,
   type FloatRequest,
   MAX_COUNT,
-} from "@/lib/shared/api/reconciliation";
+} from "@/lib/shared/api/night";
 import { denominationTotal, unknownDenominations } from "@/lib/shared/denominations";
-import type { CountInput } from "@/lib/shared/reconciliation";
+import type { CountInput } from "@/lib/shared/night-arithmetic";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
 import { draftOf, floatsOf, insertFloat, saveDraftLines } from "../store/night-close";

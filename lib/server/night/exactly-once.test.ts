@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
-import { SignoffRequest } from "@/lib/shared/api/reconciliation";
+import { SignoffRequest } from "@/lib/shared/api/night";
 import { insertEventDays, saleRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { NightReport, Signoff, Tolerance } from "@/lib/shared/api/reconciliation";
+import type { NightReport, Signoff, Tolerance } from "@/lib/shared/api/night";
 import { decimalString } from "@/lib/shared/format/money";
 import { dateTime } from "@/lib/shared/format/time";
 import type { Locale } from "@/lib/shared/i18n/locales";

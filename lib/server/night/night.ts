@@ -1,6 +1,5 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { LiveContext, LiveDay } from "@/lib/shared/api/live";
 import type {
   LateArrivals,
   NightChecksum,
@@ -8,9 +7,10 @@ import type {
   NightReport,
   Signoff,
   Tolerance,
-} from "@/lib/shared/api/reconciliation";
+} from "@/lib/shared/api/night";
+import type { LiveContext, LiveDay } from "@/lib/shared/api/sales";
+import { driftOf, expectedByDesk } from "@/lib/shared/night-arithmetic";
 import { signoffStatus } from "@/lib/shared/night-close";
-import { driftOf, expectedByDesk } from "@/lib/shared/reconciliation";
 import { nightFiguresOf } from "@/lib/shared/summary-figures";
 import type { DashboardConfig } from "../config";
 import { daySummaries } from "../store/backfill";

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
-import type { ExpectedLine, NightReportDocument } from "@/lib/shared/api/reconciliation";
+import type { ExpectedLine, NightReportDocument } from "@/lib/shared/api/night";
 import { formatMoney } from "@/lib/shared/format/money";
 import { nightReportPdf, winAnsi } from "./report-pdf";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import PDFDocument from "pdfkit";
-import type { NightReportDocument } from "@/lib/shared/api/reconciliation";
+import type { NightReportDocument } from "@/lib/shared/api/night";
 import { intlLocale, type Locale } from "@/lib/shared/i18n/locales";
 import { translatorFor } from "@/lib/shared/i18n/messages";
 import {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import type { NightReportDocument } from "@/lib/shared/api/reconciliation";
+import type { NightReportDocument } from "@/lib/shared/api/night";
 import type { Locale } from "@/lib/shared/i18n/locales";
 import { getDashboard } from "../dashboard";
 import { eventDays, eventSettings } from "../store/event-settings";

@@ -8,10 +8,10 @@ import type {
   SignoffOutcome,
   SignoffSnapshot,
   Tolerance,
-} from "@/lib/shared/api/reconciliation";
+} from "@/lib/shared/api/night";
 import { dateTime } from "@/lib/shared/format/time";
+import { countedLines } from "@/lib/shared/night-arithmetic";
 import { approvalRefusal, beyondLine, needsApproval } from "@/lib/shared/night-close";
-import { countedLines } from "@/lib/shared/reconciliation";
 import { recordAudit } from "../store/audit-log";
 import { isDayWalked } from "../store/backfill";
 import { eventDays, eventFormat } from "../store/event-settings";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { LiveDay, SalesForecast } from "@/lib/shared/api/live";
+import type { LiveDay, SalesForecast } from "@/lib/shared/api/sales";
 
 /**
  * Tonight's forecast: the day's sales at close, from the share of their day that the earlier

@@ -1,5 +1,5 @@
 import "server-only";
-import type { LiveDay } from "@/lib/shared/api/live";
+import type { LiveDay } from "@/lib/shared/api/sales";
 import { dayHours } from "@/lib/shared/format/time";
 
 /** Every bucket of the day's window (zeros included), plus any bucket outside it (late-assigned records). */

@@ -8,7 +8,7 @@ import type {
   SalesDayReport,
   ScansDayReport,
   TopupsDayReport,
-} from "@/lib/shared/api/live";
+} from "@/lib/shared/api/sales";
 import { flowTotalsOf, salesBreakdownsOf, salesTotalsOf, topupMethodsOf } from "@/lib/shared/summary-figures";
 import * as aggregates from "../store/live-aggregates";
 import * as records from "../store/live-records";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { LiveContext, LiveDay, TopupInsights } from "@/lib/shared/api/live";
+import type { LiveContext, LiveDay, TopupInsights } from "@/lib/shared/api/sales";
 import * as aggregates from "../store/live-aggregates";
 
 /** Top-ups the way organisers read them: by ticket type, by channel, the average, the liability. */

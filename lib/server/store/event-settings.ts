@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { LiveDay, LiveEvent } from "@/lib/shared/api/live";
+import type { LiveDay, LiveEvent } from "@/lib/shared/api/sales";
 
 /**
  * The event as mirrored: its name, currency and time zone (every amount and time on screen uses

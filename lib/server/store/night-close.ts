@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { DraftLine, FloatEntry } from "@/lib/shared/api/reconciliation";
+import type { DraftLine, FloatEntry } from "@/lib/shared/api/night";
 import type { DenominationCounts } from "@/lib/shared/denominations";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { Signoff } from "@/lib/shared/api/reconciliation";
+import type { Signoff } from "@/lib/shared/api/night";
 
 /** SQL of the night reconciliation: money per desk, late arrivals, sign-offs (insert-only). */
 

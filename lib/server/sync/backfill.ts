@@ -10,7 +10,7 @@ import { eventDays } from "@/lib/server/store/event-settings";
 import type { TailResource } from "@/lib/server/store/mirror";
 import { readSyncCursor } from "@/lib/server/store/sync-state";
 import type { ListPage } from "@/lib/server/upstream/types";
-import type { LiveDay } from "@/lib/shared/api/live";
+import type { LiveDay } from "@/lib/shared/api/sales";
 import { dayOf } from "@/lib/shared/format/time";
 import { latest, type ResourceRun, type SyncContext } from "./context";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import type { LiveContext, LiveDay } from "@/lib/shared/api/live";
+import type { LiveContext, LiveDay } from "@/lib/shared/api/sales";
 import { dayOf } from "@/lib/shared/format/time";
 import { eventDays, eventSettings } from "../store/event-settings";
 import { syncStatus } from "./status";

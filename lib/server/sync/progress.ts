@@ -8,7 +8,13 @@ import {
   type StoredSummary,
 } from "@/lib/server/store/backfill";
 import { eventDays } from "@/lib/server/store/event-settings";
-import type { DayFigures, DayMirror, FigureSource, LiveContext, MirrorProgress } from "@/lib/shared/api/live";
+import type {
+  DayFigures,
+  DayMirror,
+  FigureSource,
+  LiveContext,
+  MirrorProgress,
+} from "@/lib/shared/api/sales";
 import type { SyncDayCheck } from "@/lib/shared/api/sync";
 
 /**

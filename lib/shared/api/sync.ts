@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MirrorProgress } from "./live";
+import { MirrorProgress } from "./sales";
 
 /** The sync worker's state as the screens read it (GET /api/connection, every live answer's freshness). */
 

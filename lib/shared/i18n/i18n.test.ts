@@ -169,7 +169,7 @@ describe("two languages", () => {
     );
     expect(missing).toEqual([]);
     // The scan itself works: this file asks for keys it can see.
-    expect(keysUsed("components/staff/ticket-view.tsx")).toContain("ticket.checkIn");
+    expect(keysUsed("components/gate/ticket-view.tsx")).toContain("ticket.checkIn");
   });
 
   it("no component writes user-visible words of its own: they come from the message files", () => {

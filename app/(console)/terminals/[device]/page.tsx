@@ -1,5 +1,5 @@
-import { TerminalScreen } from "@/components/attention/terminal-view";
 import { Screen } from "@/components/screen";
+import { TerminalScreen } from "@/components/terminals/terminal-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 

@@ -1,5 +1,5 @@
+import { TicketView } from "@/components/gate/ticket-view";
 import { Screen } from "@/components/screen";
-import { TicketView } from "@/components/staff/ticket-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 

@@ -1,5 +1,5 @@
+import { WristbandView } from "@/components/gate/wristband-view";
 import { Screen } from "@/components/screen";
-import { WristbandView } from "@/components/staff/wristband-view";
 import { pageUser } from "@/lib/server/http/page-guard";
 
 export default async function Page({ params }: { params: Promise<{ code: string }> }) {

@@ -1,8 +1,8 @@
 import { handle } from "@/lib/server/http/handle";
 import { requestLocale } from "@/lib/server/http/locale";
 import { csvResponse } from "@/lib/server/http/respond";
-import { nightExport } from "@/lib/server/night/night-csv";
 import { nightTolerance } from "@/lib/server/night/night";
+import { nightExport } from "@/lib/server/night/night-csv";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.night.export, async ({ query, request, dashboard, user }) => {

@@ -1,5 +1,5 @@
-import { changeStation, terminalDetail } from "@/lib/server/terminals/views";
 import { handle } from "@/lib/server/http/handle";
+import { changeStation, terminalDetail } from "@/lib/server/terminals/views";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.terminals.detail, ({ params, dashboard }) =>

@@ -1,5 +1,5 @@
-import { handle } from "@/lib/server/http/handle";
 import { ticketView } from "@/lib/server/gate/tickets";
+import { handle } from "@/lib/server/http/handle";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.gate.ticket, ({ params, user, dashboard }) =>

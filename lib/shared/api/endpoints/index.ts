@@ -4,8 +4,8 @@ import type { EndpointSpec } from "./define";
 import { desk, review } from "./desk";
 import { gate } from "./gate";
 import { audit, imports } from "./imports";
-import { live } from "./live";
 import { night } from "./night";
+import { live } from "./sales";
 
 export type { AnswerOf, CallInput, EndpointSpec } from "./define";
 

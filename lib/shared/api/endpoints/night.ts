@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { DayId, DayQuery, SignoffSegment } from "../params";
 import {
   ApprovalRequest,
   DraftLine,
@@ -12,7 +11,8 @@ import {
   Signoff,
   SignoffRequest,
   WaiverRequest,
-} from "../reconciliation";
+} from "../night";
+import { DayId, DayQuery, SignoffSegment } from "../params";
 import { endpoint } from "./define";
 
 /** Closing a night: the reconciliation, its counts, floats, waivers, sign-offs and their reports. */

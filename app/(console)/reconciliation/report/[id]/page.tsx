@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { NightReportView } from "@/components/reconciliation/night-report-view";
+import { NightReportView } from "@/components/night/night-report-view";
 import { Screen } from "@/components/screen";
 import { pageUser } from "@/lib/server/http/page-guard";
 import { signoffDocumentForPage } from "@/lib/server/night/report";

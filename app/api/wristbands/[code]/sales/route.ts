@@ -1,5 +1,5 @@
-import { handle } from "@/lib/server/http/handle";
 import { wristbandSales } from "@/lib/server/gate/wristbands";
+import { handle } from "@/lib/server/http/handle";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.gate.wristbandSales, ({ params, query, user, dashboard }) =>

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { joinClasses } from "@/components/ui/class-names";
-import type { NightReport } from "@/lib/shared/api/reconciliation";
+import type { NightReport } from "@/lib/shared/api/night";
 import { beyondNight } from "@/lib/shared/night-close";
 import type { NightCount } from "./use-night-count";
 

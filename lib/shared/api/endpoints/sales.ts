@@ -1,5 +1,5 @@
-import { OverviewReport, SalesDayReport, ScansDayReport, TopupsDayReport } from "../live";
 import { DayQuery, TopupsQuery } from "../params";
+import { OverviewReport, SalesDayReport, ScansDayReport, TopupsDayReport } from "../sales";
 import { endpoint } from "./define";
 
 /** The live screens, from the mirror's aggregates, and their CSV exports. */

@@ -8,9 +8,9 @@ import { Panel } from "@/components/ui/panel";
 import { ErrorBox } from "@/components/ui/states";
 import { useWrite } from "@/components/ui/use-endpoint";
 import { endpoints } from "@/lib/shared/api/endpoints";
-import type { NightReport } from "@/lib/shared/api/reconciliation";
+import type { NightReport } from "@/lib/shared/api/night";
 import { parseAmount } from "@/lib/shared/format/money";
-import { CASH } from "@/lib/shared/reconciliation";
+import { CASH } from "@/lib/shared/night-arithmetic";
 
 /** One desk's float: an amount and a button (the amount is kept as typed until it is set). */
 function FloatForm({

@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { joinClasses, primaryButtonClass, textLinkClass } from "@/components/ui/class-names";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
-import type { NightReportDocument } from "@/lib/shared/api/reconciliation";
+import type { NightReportDocument } from "@/lib/shared/api/night";
 import {
   REPORT_COLUMNS,
   type ReportLine,

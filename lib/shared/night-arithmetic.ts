@@ -1,19 +1,17 @@
-import type {
-  CountedLine,
-  Drift,
-  DriftLine,
-  ExpectedLine,
-  NightFigures,
-} from "@/lib/shared/api/reconciliation";
+import {
+  COUNTED_METHODS,
+  type CountedLine,
+  type Drift,
+  type DriftLine,
+  type ExpectedLine,
+  type NightFigures,
+} from "@/lib/shared/api/night";
 import type { DenominationCounts } from "./denominations";
 
 /**
  * The night reconciliation's arithmetic, pure (server and browser): expected money per desk (the
  * opening float included), variance of a count, and the drift of a night against a sign-off's snapshot. Integer cents.
  */
-
-/** Methods a desk physically holds or settles: counted at sign-off. */
-export const COUNTED_METHODS = ["cash", "card"] as const;
 
 export interface FlowRow {
   device_id: string | null;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { DraftLine, ExpectedLine, NightReport } from "@/lib/shared/api/reconciliation";
+import type { DraftLine, ExpectedLine, NightReport } from "@/lib/shared/api/night";
 import {
   allDenominations,
   type DenominationCounts,
@@ -9,8 +9,8 @@ import {
   denominationTotal,
 } from "@/lib/shared/denominations";
 import { decimalString, parseAmount } from "@/lib/shared/format/money";
+import { CASH } from "@/lib/shared/night-arithmetic";
 import { beyondLine, type CountTotals, countTotals, needsApproval } from "@/lib/shared/night-close";
-import { CASH } from "@/lib/shared/reconciliation";
 
 /**
  * The count of a night as the supervisor types it: per desk and method a typed total, or (cash, in

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import type { AlertSeverity, TerminalState } from "@/lib/shared/api/attention";
+import type { TerminalState } from "@/lib/shared/api/attention";
 
 const stateLook: Record<TerminalState, string> = {
   live: "bg-green-100 text-green-900",
@@ -20,21 +20,6 @@ export function StateBadge({ state }: { state: TerminalState }) {
       className={`inline-block rounded px-2 py-0.5 text-xs font-medium ${stateLook[state]}`}
     >
       {t(state)}
-    </span>
-  );
-}
-
-const severityLook: Record<AlertSeverity, string> = {
-  info: "bg-slate-100 text-slate-800",
-  warning: "bg-amber-100 text-amber-900",
-  critical: "bg-red-100 text-red-900",
-};
-
-export function SeverityBadge({ severity }: { severity: AlertSeverity }) {
-  const t = useTranslations("alerts.severity");
-  return (
-    <span className={`inline-block rounded px-2 py-0.5 text-xs font-medium ${severityLook[severity]}`}>
-      {t(severity)}
     </span>
   );
 }

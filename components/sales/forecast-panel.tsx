@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
-import type { SalesForecast } from "@/lib/shared/api/live";
+import type { SalesForecast } from "@/lib/shared/api/sales";
 
 /** A change in percent with its sign, in the reader's conventions ("+12.5 %", "−3,1 %"). */
 const percent = (n: number, locale: string) =>

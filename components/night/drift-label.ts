@@ -3,7 +3,7 @@ type Translate = (key: string, values?: Record<string, string | number>) => stri
 
 /**
  * A drift line's words, from its key ("sales.method.card", "expected.<desk>.<method>": see
- * figureValues in lib/shared/reconciliation.ts); the label the line carries is the English
+ * figureValues in lib/shared/night-arithmetic.ts); the label the line carries is the English
  * fallback for a key this does not know.
  */
 export function driftLabel(

@@ -15,9 +15,9 @@ import { endpoints } from "@/lib/shared/api/endpoints";
 import { isConsoleError, isRetryable } from "@/lib/shared/api/errors";
 import type { Topup } from "@/lib/shared/api/staff";
 import { formatMoney, parseAmount } from "@/lib/shared/format/money";
-import { CodeForm } from "./code-form";
+import { BalanceFields, useWristband } from "../gate";
+import { CodeForm } from "../ui/code-form";
 import { DeskNameBar, DeskNamePrompt, useDeskName } from "./desk-name";
-import { BalanceFields, useWristband } from "./wristband-query";
 
 const PRESETS = [1000, 2000, 5000, 10000];
 type Direction = "topup" | "withdraw";

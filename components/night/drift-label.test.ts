@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { NightFigures } from "@/lib/shared/api/reconciliation";
+import type { NightFigures } from "@/lib/shared/api/night";
 import { translatorFor } from "@/lib/shared/i18n/messages";
-import { driftOf } from "@/lib/shared/reconciliation";
+import { driftOf } from "@/lib/shared/night-arithmetic";
 import { driftLabel } from "./drift-label";
 
 /** A night with one line of every kind the drift compares (a device with a dot, a rate with a decimal). */

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { MAX_PIECES } from "../denominations";
-import { COUNTED_METHODS } from "../reconciliation";
-import { CountAmount, DayFigures, LiveContext, LiveDay, LiveEvent, SalesTotals } from "./live";
 import { DayId, DeviceId, IdempotencyKey, typedText } from "./params";
+import { CountAmount, DayFigures, LiveContext, LiveDay, LiveEvent, SalesTotals } from "./sales";
+
+/** Methods a desk physically holds or settles: counted at sign-off. */
+export const COUNTED_METHODS = ["cash", "card"] as const;
 
 /** Answers of the night reconciliation (`app/api/reconciliation/*`). Money in integer minor units. */
 

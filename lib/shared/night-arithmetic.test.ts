@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NightFigures } from "@/lib/shared/api/reconciliation";
-import { countedLines, driftOf, expectedByDesk } from "./reconciliation";
+import type { NightFigures } from "@/lib/shared/api/night";
+import { countedLines, driftOf, expectedByDesk } from "./night-arithmetic";
 
 describe("expected money per desk", () => {
   it("is cash top-ups − cash withdrawals + cash sales per device, returns reducing it", () => {

@@ -17,7 +17,7 @@ import { type CallInput, endpoints } from "@/lib/shared/api/endpoints";
 type ListQuery = NonNullable<CallInput<typeof endpoints.gate.tickets>["query"]>;
 
 import { dateTime } from "@/lib/shared/format/time";
-import { CodeForm } from "./code-form";
+import { CodeForm } from "../ui/code-form";
 import { StatusBadge } from "./status-badge";
 
 /** Open a code directly (tickets or wristbands screen). */

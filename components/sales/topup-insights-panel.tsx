@@ -5,7 +5,7 @@ import { DataTable, numeric } from "@/components/ui/data-table";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
-import type { TopupInsights } from "@/lib/shared/api/live";
+import type { TopupInsights } from "@/lib/shared/api/sales";
 import { formatCount } from "@/lib/shared/format/number";
 
 /**

@@ -8,7 +8,7 @@ import { Panel } from "@/components/ui/panel";
 import { Stat } from "@/components/ui/stat";
 import { Empty } from "@/components/ui/states";
 import { endpoints } from "@/lib/shared/api/endpoints";
-import type { OverviewReport } from "@/lib/shared/api/live";
+import type { OverviewReport } from "@/lib/shared/api/sales";
 import { formatCount } from "@/lib/shared/format/number";
 import { ReportFreshness } from "../ui/as-of";
 import { HourlySalesTable, LateByTerminalTable } from "../ui/breakdown-tables";

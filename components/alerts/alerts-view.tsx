@@ -14,8 +14,8 @@ import type { Alert, AlertFigures, AlertsView } from "@/lib/shared/api/attention
 import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
-import { SeverityBadge } from "./state-badge";
-import { useTimeText } from "./time-text";
+import { useTimeText } from "../ui/time-text";
+import { SeverityBadge } from "./severity-badge";
 
 /** Figures that are money (minor units) or instants: shown as such in an alert's words. */
 const MONEY = new Set([

@@ -13,9 +13,9 @@ import { type Station, stations } from "@/lib/shared/api/attention";
 import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
+import { useTimeText } from "../ui/time-text";
 import { BurstNote } from "./burst-note";
 import { StateBadge } from "./state-badge";
-import { useTimeText } from "./time-text";
 
 /** One terminal: its state, what it is synced up to, its station, its latest records. */
 export function TerminalScreen({ device, canManage }: { device: string; canManage: boolean }) {

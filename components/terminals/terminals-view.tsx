@@ -14,9 +14,9 @@ import { type Station, stations, type TerminalRow, type TerminalsView } from "@/
 import { endpoints } from "@/lib/shared/api/endpoints";
 import { formatMoney } from "@/lib/shared/format/money";
 import { formatCount } from "@/lib/shared/format/number";
+import { useTimeText } from "../ui/time-text";
 import { BurstNote } from "./burst-note";
 import { StateBadge } from "./state-badge";
-import { useTimeText } from "./time-text";
 
 /** Every terminal by station: its state, today's figures, when it last sold and last reached us. */
 export function TerminalsScreen() {

@@ -8,7 +8,7 @@ import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
 import { useWrite } from "@/components/ui/use-endpoint";
 import { endpoints } from "@/lib/shared/api/endpoints";
-import type { NightCompleteness as Completeness, NightReport } from "@/lib/shared/api/reconciliation";
+import type { NightCompleteness as Completeness, NightReport } from "@/lib/shared/api/night";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 

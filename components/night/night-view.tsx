@@ -18,7 +18,7 @@ import { Empty, ErrorBox } from "@/components/ui/states";
 import { keyOf, useWrite } from "@/components/ui/use-endpoint";
 import { urlOf } from "@/lib/shared/api/call";
 import { endpoints } from "@/lib/shared/api/endpoints";
-import type { Drift, NightChecksum, NightFigures, NightReport } from "@/lib/shared/api/reconciliation";
+import type { Drift, NightChecksum, NightFigures, NightReport } from "@/lib/shared/api/night";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatCount } from "@/lib/shared/format/number";
 import { timeOfDay } from "@/lib/shared/format/time";

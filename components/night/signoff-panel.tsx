@@ -8,7 +8,7 @@ import { Panel } from "@/components/ui/panel";
 import { ErrorBox } from "@/components/ui/states";
 import { useWrite } from "@/components/ui/use-endpoint";
 import { endpoints } from "@/lib/shared/api/endpoints";
-import type { NightReport } from "@/lib/shared/api/reconciliation";
+import type { NightReport } from "@/lib/shared/api/night";
 import { beyondNight } from "@/lib/shared/night-close";
 import { CountTable } from "./count-table";
 import type { NightCount } from "./use-night-count";

@@ -9,7 +9,7 @@ import { SafeText } from "@/components/ui/safe-text";
 import { useWrite } from "@/components/ui/use-endpoint";
 import { urlOf } from "@/lib/shared/api/call";
 import { endpoints } from "@/lib/shared/api/endpoints";
-import type { Signoff } from "@/lib/shared/api/reconciliation";
+import type { Signoff } from "@/lib/shared/api/night";
 
 /** Where a sign-off's night report is: the print view and the PDF, both from its frozen snapshot. */
 export const reportHref = (id: string) => `/reconciliation/report/${id}`;
