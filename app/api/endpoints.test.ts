@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { refreshOptions } from "@/components/ui/use-endpoint";
 import { allEndpoints } from "@/lib/shared/api/endpoints";
 import { pathParams } from "@/lib/shared/api/endpoints/define";
 import { permissions } from "@/lib/shared/permissions";
@@ -59,5 +60,22 @@ describe("endpoint declarations", () => {
       if (e.method !== "GET") expect(e.refresh, e.name).toBe("once");
       if (typeof e.answer === "string") expect(e.method, e.name).toBe("GET");
     }
+  });
+
+  it("reads of the upstream, live and spending the user's lookups, never poll: they are asked again only when someone asks", () => {
+    // The handlers that spend a lookup (lib/server/http/lookup-budget.ts) for each read: the search,
+    // the ticket list, a ticket, a wristband and its sales, the desk's bonus quote.
+    const upstreamReads = [
+      "gate.search",
+      "gate.tickets",
+      "gate.ticket",
+      "gate.wristband",
+      "gate.wristband_sales",
+      "desk.quote",
+    ];
+    const declared = allEndpoints.filter((e) => e.refresh === "lookup").map((e) => e.name);
+    expect(declared.sort()).toEqual([...upstreamReads].sort());
+    expect(refreshOptions("lookup")).toEqual({ refetchInterval: false, refetchOnWindowFocus: false });
+    expect(refreshOptions("live").refetchInterval).toBeTypeOf("function");
   });
 });

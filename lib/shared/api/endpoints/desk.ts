@@ -21,7 +21,7 @@ export const desk = {
     permission: "topups.create",
     query: DeskQuoteQuery,
     answer: DeskQuote,
-    refresh: "live",
+    refresh: "lookup",
   }),
   topup: endpoint({
     name: "desk.topup",

@@ -32,7 +32,7 @@ export const gate = {
     permission: "tickets.view",
     query: TicketListQuery,
     answer: TicketListView,
-    refresh: "live",
+    refresh: "lookup",
   }),
   ticket: endpoint({
     name: "gate.ticket",
@@ -42,7 +42,7 @@ export const gate = {
     permission: "tickets.view",
     params: CodeSegment,
     answer: TicketView,
-    refresh: "live",
+    refresh: "lookup",
   }),
   checkIn: endpoint({
     name: "gate.check_in",
@@ -76,7 +76,7 @@ export const gate = {
     permission: "wristbands.view",
     params: CodeSegment,
     answer: WristbandView,
-    refresh: "live",
+    refresh: "lookup",
   }),
   wristbandSales: endpoint({
     name: "gate.wristband_sales",
@@ -87,6 +87,6 @@ export const gate = {
     params: CodeSegment,
     query: SalesPageQuery,
     answer: SalesPage,
-    refresh: "live",
+    refresh: "lookup",
   }),
 };
