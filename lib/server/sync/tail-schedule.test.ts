@@ -3,10 +3,17 @@ import { summariesDue } from "./checksum";
 import { pollIntervalMs, pollRequests, tailsOfPoll } from "./tail-schedule";
 
 describe("the tail polls' schedule", () => {
-  it("polls every tail interval, or while older days are walked as often as 10 % of the window allows", () => {
+  it("polls every tail interval, while older days are walked too, unless a small quota leaves the walk nothing", () => {
     expect(pollIntervalMs(3000, false, 120)).toBe(3000);
-    // 120 reads a minute: 12 for the polls, 5/3 requests a poll → 7.2 polls, one every 8.4 s.
-    expect(pollIntervalMs(3000, true, 120)).toBe(8334);
+    // 120 reads a minute, 48 kept for lookups: the polls may take 54 of the worker's 72, 5/3
+    // requests a poll → 32.4 polls, more than the 20 a 3 s rhythm asks for: it holds.
+    expect(pollIntervalMs(3000, true, 120)).toBe(3000);
+    // A minute of those polls (34 requests) leaves the walk and the cycles 38 of the 72.
+    expect(72 - pollRequests(60_000, pollIntervalMs(3000, true, 120), 3)).toBe(38);
+    // 30 a minute: 18 for the worker, 13.5 for the polls → 8.1 polls, one every 7.5 s.
+    expect(pollIntervalMs(3000, true, 30)).toBe(7408);
+    // A larger reserve leaves the polls less.
+    expect(pollIntervalMs(3000, true, 60, 0.7)).toBeGreaterThan(pollIntervalMs(3000, true, 60, 0.4));
     // A generous quota never polls more often than asked.
     expect(pollIntervalMs(3000, true, 10_000)).toBe(3000);
     // Quota not known yet: the configured interval.

@@ -8,24 +8,29 @@ import { tailResources } from "./backfill";
  */
 
 /**
- * Share of each read window (a minute, as the spec's limits are per minute) the walk of older days
- * leaves to the tail polls, which are spread over the window: the walk takes the rest.
+ * While older days are walked, the most the tail polls may take of what the worker may spend in a
+ * read window (the quota less the lookups' reserve): at the default quota (120 reads a minute, 72
+ * for the worker) they keep their 3 s rhythm (about 33 requests) and the walk takes what is left.
+ * Only a small quota stretches the polls, so that the walk still moves.
  */
-export const BACKFILL_TAIL_SHARE = 0.1;
+export const BACKFILL_TAIL_SHARE = 0.75;
 /** Requests of a tail poll on average: sales each time, top-ups and scans every third. */
 const REQUESTS_PER_POLL = 5 / 3;
 
 /**
- * Milliseconds between two tail polls: `tailIntervalMs`, or while older days are walked, as many
- * polls as their share of the read window allows (never more often than `tailIntervalMs`).
+ * Milliseconds between two tail polls: `tailIntervalMs`; while older days are walked too, unless the
+ * polls would take more than their share of the worker's part of the window (never more often than
+ * `tailIntervalMs`). `reserveFraction` is the share of the quota the worker never spends (lookups').
  */
 export function pollIntervalMs(
   tailIntervalMs: number,
   backfilling: boolean,
   readLimit: number | undefined,
+  reserveFraction = 0.4,
 ): number {
   if (!backfilling || !readLimit) return tailIntervalMs;
-  const polls = Math.max(1, (readLimit * BACKFILL_TAIL_SHARE) / REQUESTS_PER_POLL);
+  const spendable = readLimit - Math.ceil(readLimit * reserveFraction);
+  const polls = Math.max(1, (spendable * BACKFILL_TAIL_SHARE) / REQUESTS_PER_POLL);
   return Math.max(tailIntervalMs, Math.ceil(60_000 / polls));
 }
 

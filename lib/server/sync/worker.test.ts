@@ -13,6 +13,7 @@ import {
   upstreamView,
 } from "@/lib/testing/sync-harness";
 import { withUnknownFields } from "@/lib/testing/upstream-faults";
+import { backfillRows } from "../store/backfill";
 import { summaryTotals } from "./checksum";
 import type { CycleReport } from "./cycle-report";
 import { syncStatus } from "./status";
@@ -320,6 +321,43 @@ describe("SyncWorker against the real Integration API, through fault hooks", () 
     h.clock.advance(INTERVAL);
     await worker.runOnce();
     await expectMirrorEqualsUpstream(h);
+  });
+
+  it("keeps the sales tail's 3 s rhythm while older days are walked (the walk takes what is left), never touching the lookups' reserve", async () => {
+    const h = await setup({ seed: 31 });
+    const [, d2, d3] = up.days;
+    const walked = async (dayId: string) => {
+      const rows = await backfillRows(h.db);
+      return (
+        rows.some((r) => r.dayId === dayId) && rows.filter((r) => r.dayId === dayId).every((r) => r.done)
+      );
+    };
+    for (let i = 0; i < 5000 && !(await walked(d3!.id)); i++) await h.worker.step();
+    expect(await walked(d2!.id)).toBe(false); // older days are still to walk
+    const from = h.clock.ms;
+    const logged = h.logs.length;
+    const kinds: string[] = [];
+    let leastLeft = Number.POSITIVE_INFINITY;
+    let nextSaleAt = from;
+    // 4 sales a second reach the upstream (a page of 20 per poll) while the worker walks the older days.
+    while ((await backfillRows(h.db)).some((r) => !r.done) && h.clock.ms - from < 15 * 60_000) {
+      for (; nextSaleAt <= h.clock.ms; nextSaleAt += 250) await up.addSale();
+      kinds.push(await h.worker.step());
+      const quota = h.client.rateLimit("read");
+      if (quota && quota.resetAt.getTime() > h.clock.ms) leastLeft = Math.min(leastLeft, quota.remaining);
+    }
+    expect((await backfillRows(h.db)).filter((r) => !r.done)).toEqual([]); // the walk finished
+    expect(kinds).toContain("backfill");
+    const polls = h.faults.requests
+      .filter((r) => r.path === "/transactions" && !r.query.has("day_id") && r.at >= from)
+      .map((r) => r.at);
+    expect(polls.length).toBeGreaterThan(10);
+    const gaps = polls.slice(1).map((at, i) => at - polls[i]!);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(3000);
+    // The 40 % of every window the lookups keep was never spent, and nothing waited on the quota.
+    expect(leastLeft).toBeGreaterThanOrEqual(Math.ceil(120 * 0.4));
+    expect(h.logs.slice(logged).filter((l) => l.includes("pausing"))).toEqual([]);
+    expect(h.faults.stats.rateLimited).toBe(0);
   });
 
   it("refreshes the catalog only every catalogRefreshMs, and joins a running cycle", async () => {
