@@ -53,7 +53,7 @@ const under = (dir: string) => (f: string) => f.startsWith(`${dir}/`);
 const pkg = (t: string) => t.startsWith("pkg:");
 const nodeBuiltin = (t: string) => t.startsWith("pkg:node:");
 /** lib/server's lower layers: what every feature may use. Every other folder of lib/server is a feature. */
-const LAYERS = ["http", "store", "sync", "upstream", "auth"];
+const LAYERS = ["http", "store", "sync", "upstream", "auth", "push"];
 const serverFolder = (f: string) => (f.startsWith("lib/server/") ? (f.split("/")[2] ?? "") : null);
 const isFeature = (f: string) => {
   const folder = serverFolder(f);

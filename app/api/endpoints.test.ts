@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { refreshOptions } from "@/components/ui/use-endpoint";
 import { allEndpoints } from "@/lib/shared/api/endpoints";
 import { pathParams } from "@/lib/shared/api/endpoints/define";
+import { pushTopics } from "@/lib/shared/api/push";
 import { permissions } from "@/lib/shared/permissions";
 import { routeModules } from "@/lib/testing/route-modules";
 
@@ -77,5 +78,25 @@ describe("endpoint declarations", () => {
     expect(declared.sort()).toEqual([...upstreamReads].sort());
     expect(refreshOptions("lookup")).toEqual({ refetchInterval: false, refetchOnWindowFocus: false });
     expect(refreshOptions("live").refetchInterval).toBeTypeOf("function");
+  });
+
+  it("every live read declares the push topics that refresh it (the poll stays the floor); nothing else does", () => {
+    for (const e of allEndpoints) {
+      if (e.refresh !== "live") {
+        expect(e.pushedBy, e.name).toBeUndefined();
+        continue;
+      }
+      expect(e.pushedBy, e.name).toBeDefined();
+      for (const topic of e.pushedBy!) expect(pushTopics, e.name).toContain(topic);
+      expect(new Set(e.pushedBy).size, e.name).toBe(e.pushedBy!.length);
+    }
+    // The screens that show the mirror's records are told at once when a tail poll wrote some.
+    const pushed = (topic: string) =>
+      allEndpoints.filter((e) => e.pushedBy?.includes(topic as never)).map((e) => e.name);
+    expect(pushed("sales")).toEqual(expect.arrayContaining(["live.overview", "live.sales", "night.report"]));
+    expect(pushed("alerts")).toEqual(expect.arrayContaining(["alerts.list", "alerts.count"]));
+    expect(pushed("night")).toContain("night.report");
+    // Every topic refreshes something.
+    for (const topic of pushTopics) expect(pushed(topic), topic).not.toEqual([]);
   });
 });

@@ -42,6 +42,10 @@ const schema = z.object({
     }, "must be an origin only: scheme, host and port, no path, query or credentials")
     .transform((url) => new URL(url).origin)
     .optional(),
+  // The push stream (GET /api/stream): seconds between heartbeats (a proxy's idle timeout must be
+  // longer; the session is checked again at each) and the reconnect delay browsers are told.
+  PUSH_HEARTBEAT_S: z.coerce.number().min(0.01).max(300).default(15),
+  PUSH_RETRY_S: z.coerce.number().min(0.5).max(300).default(3),
   LOOKUP_BUDGET: z.coerce.number().int().min(1).max(10_000).default(30),
   // What needs attention: a terminal is quiet after this long without a record (at least), a record
   // is late when it reaches the upstream this long after it happened, and a terminal quiet or late

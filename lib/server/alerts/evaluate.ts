@@ -3,6 +3,7 @@ import type { Db, Queryable } from "@/lib/db/db";
 import type { LiveDay as EventDay } from "@/lib/shared/api/sales";
 import { dayOf } from "@/lib/shared/format/time";
 import type { DashboardConfig } from "../config";
+import { pushBus } from "../push";
 import * as store from "../store/attention";
 import { eventDays } from "../store/event-settings";
 import { lateByDevice } from "../store/night-records";
@@ -161,7 +162,7 @@ export async function evaluateAttention(
   settings: AttentionSettings,
   now = new Date(),
 ): Promise<AttentionOutcome> {
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const days = await eventDays(tx);
     const day = dayOf(days, now);
     const inDay = day !== null && Date.parse(day.starts_at) <= now.getTime() && now < new Date(day.ends_at);
@@ -208,6 +209,8 @@ export async function evaluateAttention(
       open: changes.opened.length + changes.continued.length,
     };
   });
+  if (outcome.opened + outcome.resolved > 0) pushBus(db).emit("alerts");
+  return outcome;
 }
 
 export function attentionSettingsOf(

@@ -4,6 +4,7 @@ import type { Alert, AlertCount, AlertsView } from "@/lib/shared/api/attention";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import { dateTime } from "@/lib/shared/format/time";
 import { alertKindsFor, type Role } from "@/lib/shared/permissions";
+import { pushBus } from "../push";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
@@ -68,5 +69,6 @@ export async function acknowledge(
     outcome: "ok",
     detail: { comment },
   });
+  pushBus(db).emit("alerts");
   return alert;
 }

@@ -3,6 +3,7 @@ import type { Db, Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import type { NightCompleteness, NightReport, Signoff, WaiverRequest } from "@/lib/shared/api/night";
 import { dateTime } from "@/lib/shared/format/time";
+import { pushBus } from "../push";
 import { quietAfterSeconds } from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
@@ -123,5 +124,6 @@ export async function waiveTerminal(
     outcome: "ok",
     detail: { reason: request.reason },
   });
+  pushBus(db).emit("night");
   return after;
 }

@@ -12,6 +12,7 @@ import type {
 import { dateTime } from "@/lib/shared/format/time";
 import { countedLines } from "@/lib/shared/night-arithmetic";
 import { approvalRefusal, beyondLine, needsApproval } from "@/lib/shared/night-close";
+import { pushBus } from "../push";
 import { recordAudit } from "../store/audit-log";
 import { isDayWalked } from "../store/backfill";
 import { eventDays, eventFormat } from "../store/event-settings";
@@ -176,6 +177,7 @@ export async function signOffNight(
         idempotency_key: request.idempotency_key,
       },
     });
+  if (outcome.created) pushBus(db).emit("night");
   return outcome;
 }
 
@@ -226,5 +228,6 @@ export async function approveSignoff(
     outcome: "ok",
     detail: { signoff_id: signoffId, comment },
   });
+  pushBus(db).emit("night");
   return approved;
 }

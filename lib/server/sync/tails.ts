@@ -1,4 +1,5 @@
 import "server-only";
+import { pushBus } from "@/lib/server/push";
 import { newestArrival, saveTailPage, type TailResource } from "@/lib/server/store/mirror";
 import { clearCursor, readSyncCursor } from "@/lib/server/store/sync-state";
 import { isUpstreamError } from "@/lib/server/upstream/client";
@@ -35,6 +36,7 @@ export async function syncTail(
       await walkTail(ctx, resource, since, run, true);
     }
   }
+  if (run.records > 0) pushBus(ctx.db).emit(resource);
   const newest = await newestArrival(ctx.db, resource);
   return newest ? Math.max(0, (ctx.now().getTime() - Date.parse(newest)) / 1000) : null;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { hostname } from "node:os";
 import type { Db } from "@/lib/db/db";
+import { pushBus } from "@/lib/server/push";
 import { type BackfillRow, daySummaries } from "@/lib/server/store/backfill";
 import { eventDays } from "@/lib/server/store/event-settings";
 import { hasMirroredDays, type TailResource } from "@/lib/server/store/mirror";
@@ -94,6 +95,7 @@ export class SyncWorker {
   private readonly catalogRefreshMs: number;
   private readonly instance: string;
   private readonly quota: QuotaPacer;
+  private readonly reserve: number;
   private readonly checksum: DayChecksum;
   private readonly ctx: SyncContext;
   private controller = new AbortController();
@@ -126,12 +128,13 @@ export class SyncWorker {
     this.catalogRefreshMs = options.catalogRefreshMs ?? 5 * 60_000;
     this.instance = options.instance ?? `${hostname()}:${process.pid}`;
     this.checksum = new DayChecksum(options.rewalkBackoffMs ?? 10 * 60_000);
+    this.reserve = options.reserveFraction ?? 0.4;
     this.quota = new QuotaPacer({
       client: this.client,
       now: this.now,
       sleep: this.sleep,
       log: this.log,
-      reserveFraction: options.reserveFraction ?? 0.4,
+      reserveFraction: this.reserve,
       signal: () => this.controller.signal,
       onPause: () => this.heartbeat({}),
     });
@@ -258,6 +261,7 @@ export class SyncWorker {
       cycleFinishedAt: report.aborted ? undefined : report.finishedAt,
       cycleMs: report.finishedAt.getTime() - startedAt.getTime(),
     }).catch(() => undefined);
+    if (!report.aborted) pushBus(this.db).emit("cycle");
     return report;
   }
 
@@ -363,7 +367,12 @@ export class SyncWorker {
 
   private pollIntervalMs(): number {
     const backfilling = nextPending(this.plan) !== null;
-    return pollIntervalMs(this.tailIntervalMs, backfilling, this.client.rateLimit("read")?.limit);
+    return pollIntervalMs(
+      this.tailIntervalMs,
+      backfilling,
+      this.client.rateLimit("read")?.limit,
+      this.reserve,
+    );
   }
 
   /** Requests the tail polls ask for from now until `until`. */
@@ -424,6 +433,7 @@ export class SyncWorker {
       records: run.records,
     });
     if (!ok) {
+      pushBus(this.db).emit("sync");
       await recordError(this.ctx, resource, run.error);
       this.log.warn(`[sync] ${resource} failed`, errorFields(run.error));
     }

@@ -57,6 +57,7 @@ export const users = {
     permission: "users.manage",
     answer: UsersView,
     refresh: "live",
+    pushedBy: [],
   }),
   role: endpoint({
     name: "users.role",
@@ -102,6 +103,7 @@ export const connection = {
     permission: "connection.view",
     answer: ConnectionReport,
     refresh: "live",
+    pushedBy: ["cycle", "sync"],
   }),
 };
 

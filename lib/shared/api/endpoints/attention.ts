@@ -20,6 +20,7 @@ export const terminals = {
     permission: "terminals.view",
     answer: TerminalsView,
     refresh: "live",
+    pushedBy: ["cycle", "sales", "topups", "scans"],
   }),
   detail: endpoint({
     name: "terminals.detail",
@@ -30,6 +31,7 @@ export const terminals = {
     params: DeviceSegment,
     answer: TerminalDetail,
     refresh: "live",
+    pushedBy: ["cycle", "sales", "topups", "scans"],
   }),
   station: endpoint({
     name: "terminals.station",
@@ -54,6 +56,7 @@ export const alerts = {
     permission: "alerts.view",
     answer: AlertsView,
     refresh: "live",
+    pushedBy: ["alerts"],
   }),
   count: endpoint({
     name: "alerts.count",
@@ -63,6 +66,7 @@ export const alerts = {
     permission: "alerts.view",
     answer: AlertCount,
     refresh: "live",
+    pushedBy: ["alerts"],
   }),
   acknowledge: endpoint({
     name: "alerts.acknowledge",

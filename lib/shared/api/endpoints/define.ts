@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Permission } from "../../permissions";
+import type { PushTopic } from "../push";
 
 /**
  * One endpoint of the console's own API, declared once: the route handler (`handle`), the
@@ -9,8 +10,11 @@ import type { Permission } from "../../permissions";
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 /** Who may call it: a permission of the one table, anyone (sign-in), or any signed-in user. */
 export type Access = Permission | "public" | "signed-in";
-/** A JSON answer's schema, or a download/page made on the server (the handler returns a Response). */
-export type AnswerKind = z.ZodType | "csv" | "pdf" | "html";
+/**
+ * A JSON answer's schema, or a download/page/stream made on the server (the handler returns a
+ * Response): "event-stream" is the push stream (server-sent events).
+ */
+export type AnswerKind = z.ZodType | "csv" | "pdf" | "html" | "event-stream";
 /**
  * How a read refreshes in the browser: `live` polls every LIVE_REFRESH_MS (and on focus), `lookup`
  * reads the upstream live and never polls nor refetches on focus, `once` is read once.
@@ -34,6 +38,11 @@ export interface EndpointSpec {
   /** The success status (default 200). */
   status?: number;
   refresh: Refresh;
+  /**
+   * A `live` read: the push stream's topics that refresh it at once (the poll stays the floor);
+   * `[]` says it is only polled. Checked by app/api/endpoints.test.ts.
+   */
+  pushedBy?: readonly PushTopic[];
 }
 
 /** Declares an endpoint; its literal types (method, path, schemas) are kept for the callers. */

@@ -58,6 +58,7 @@ export const review = {
     permission: "review.view",
     answer: ReviewView,
     refresh: "live",
+    pushedBy: ["cycle"],
   }),
   keep: endpoint({
     name: "review.keep",

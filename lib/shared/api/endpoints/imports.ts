@@ -23,6 +23,7 @@ export const imports = {
     permission: "tickets.import",
     answer: ImportJobList,
     refresh: "live",
+    pushedBy: [],
   }),
   start: endpoint({
     name: "imports.start",
@@ -82,5 +83,6 @@ export const audit = {
     query: AuditQuery,
     answer: AuditPage,
     refresh: "live",
+    pushedBy: ["night", "alerts"],
   }),
 };

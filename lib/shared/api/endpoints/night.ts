@@ -26,6 +26,7 @@ export const night = {
     query: DayQuery,
     answer: NightReport,
     refresh: "live",
+    pushedBy: ["sales", "topups", "night", "cycle"],
   }),
   export: endpoint({
     name: "night.export",

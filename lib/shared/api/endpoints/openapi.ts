@@ -35,6 +35,7 @@ const FILE_TYPES = {
   csv: { "text/csv": { schema: { type: "string" } } },
   pdf: { "application/pdf": { schema: { type: "string", contentEncoding: "binary" } } },
   html: { "text/html": { schema: { type: "string" } } },
+  "event-stream": { "text/event-stream": { schema: { type: "string" } } },
 } as const;
 
 function operation(e: EndpointSpec) {

@@ -13,6 +13,7 @@ export const live = {
     permission: "overview.view",
     answer: OverviewReport,
     refresh: "live",
+    pushedBy: ["sales", "topups", "scans", "cycle", "alerts"],
   }),
   sales: endpoint({
     name: "live.sales",
@@ -23,6 +24,7 @@ export const live = {
     query: DayQuery,
     answer: SalesDayReport,
     refresh: "live",
+    pushedBy: ["sales", "cycle"],
   }),
   salesExport: endpoint({
     name: "live.sales_export",
@@ -43,6 +45,7 @@ export const live = {
     query: TopupsQuery,
     answer: TopupsDayReport,
     refresh: "live",
+    pushedBy: ["topups", "cycle"],
   }),
   topupsExport: endpoint({
     name: "live.topups_export",
@@ -63,5 +66,6 @@ export const live = {
     query: DayQuery,
     answer: ScansDayReport,
     refresh: "live",
+    pushedBy: ["scans", "cycle"],
   }),
 };
