@@ -3,6 +3,7 @@ import { AlertBell } from "@/components/alert-bell";
 import { DeniedNotice } from "@/components/denied-notice";
 import { SearchBox } from "@/components/gate/search-box";
 import { Nav } from "@/components/nav";
+import { PushStreamProvider } from "@/components/ui/push-stream";
 import { signedInUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 
@@ -11,20 +12,23 @@ export const dynamic = "force-dynamic";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await signedInUser();
   return (
-    <div className="flex min-h-screen flex-col md:flex-row">
-      <Nav role={user.role} username={user.username} />
-      <div className="flex min-w-0 flex-1 flex-col">
-        {/* The banner: the search first on every screen, the alerts bell at its end. */}
-        <header>
-          <SearchBox aside={can(user.role, "alerts.view") ? <AlertBell /> : undefined} />
-        </header>
-        <main className="flex-1">
-          <Suspense fallback={null}>
-            <DeniedNotice />
-          </Suspense>
-          {children}
-        </main>
+    // One push stream per browser tab: the mirror's changes refresh the screens at once.
+    <PushStreamProvider>
+      <div className="flex min-h-screen flex-col md:flex-row">
+        <Nav role={user.role} username={user.username} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          {/* The banner: the search first on every screen, the alerts bell at its end. */}
+          <header>
+            <SearchBox aside={can(user.role, "alerts.view") ? <AlertBell /> : undefined} />
+          </header>
+          <main className="flex-1">
+            <Suspense fallback={null}>
+              <DeniedNotice />
+            </Suspense>
+            {children}
+          </main>
+        </div>
       </div>
-    </div>
+    </PushStreamProvider>
   );
 }
