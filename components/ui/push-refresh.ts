@@ -45,7 +45,10 @@ export class KeyThrottle {
   request(key: string): void {
     if (this.pending.has(key)) return;
     const wait = (this.last.get(key) ?? Number.NEGATIVE_INFINITY) + this.intervalMs - this.clock.now();
-    if (wait <= 0) return this.fire(key);
+    if (wait <= 0) {
+      this.fire(key);
+      return;
+    }
     this.pending.set(
       key,
       this.clock.setTimeout(() => {
