@@ -5,6 +5,7 @@ import { dashboardRead } from "./dashboard-read";
 import { liveFirst } from "./live-first";
 import { nameSearch } from "./name-search";
 import { pageLoad } from "./page-load";
+import { push } from "./push";
 import { salesSummary } from "./sales-summary";
 import { sync } from "./sync";
 import type { BenchDef } from "./types";
@@ -20,4 +21,5 @@ export const benches: BenchDef[] = [
   liveFirst,
   attention,
   browser,
+  push,
 ];
