@@ -303,3 +303,99 @@ test("two instances on one PostgreSQL: one sync leader, takeover, nothing lost o
     await admin.end();
   }
 });
+
+test("two instances on one PostgreSQL both push: a browser on the instance that does not sync shows a new sale without a reload", async ({
+  page,
+}) => {
+  test.skip(!(await postgresAnswers()) && !process.env.CI, `no PostgreSQL at ${POSTGRES_URL}`);
+  const database = `e2e_push_${process.pid}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${database} with (force)`);
+  await admin.query(`create database ${database}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${database}`;
+  const databaseUrl = url.toString();
+  const adminToken = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
+  const created = await fetch(`${API_ORIGIN}/admin/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "two instances push", scopes: ["*"], activate: true }),
+  });
+  expect(created.status).toBe(201);
+  const { key } = (await created.json()) as { key: string };
+  const users = spawnSync(
+    "npm",
+    ["run", "--silent", "users", "--", "add", "instances", "--role", "manager"],
+    { env: { ...process.env, DATABASE_URL: databaseUrl, USER_PASSWORD: PASSWORD }, encoding: "utf8" },
+  );
+  expect(users.status, users.stderr).toBe(0);
+  const env = {
+    CASHLESS_API_URL: `${API_ORIGIN}/v1`,
+    CASHLESS_API_KEY: key,
+    SESSION_SECRET,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: join(E2E_DATA_DIR, "instances-push"),
+  };
+  const instances: Instance[] = [];
+  try {
+    const a = startInstance(E2E_PORT + 3, env);
+    instances.push(a);
+    await expect.poll(() => leads(a), { timeout: 120_000 }).toBe(true);
+    // B never syncs: everything its browser learns of a change comes from A through PostgreSQL.
+    const b = startInstance(E2E_PORT + 4, { ...env, SYNC: "off" });
+    instances.push(b);
+    await expect
+      .poll(async () => (await fetch(`${b.origin}/login`).catch(() => null))?.status, { timeout: 120_000 })
+      .toBe(200);
+
+    const overviews: number[] = [];
+    page.on("response", (r) => {
+      if (r.url().startsWith(`${b.origin}/api/live/overview`) && r.ok()) overviews.push(Date.now());
+    });
+    await page.goto(`${b.origin}/login`);
+    await page.getByLabel("Username").fill("instances");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("Signed in as instances")).toBeVisible();
+    await page.goto(`${b.origin}/`);
+    // A's first mirror: today's sales on the overview (from the mirror, once today is walked).
+    await expect(page.getByTestId("as-of")).toHaveText(/Data as of \d\d:\d\d:\d\d/, { timeout: 300_000 });
+    const count = async () =>
+      Number((await page.getByTestId("day-count").textContent())?.replace(/[^0-9]/g, ""));
+    await expect.poll(count, { timeout: 300_000 }).toBeGreaterThan(0);
+    const first = await count();
+
+    const sold = await fetch(`${API_ORIGIN}/admin/simulator/late-sale`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ occurred_at: new Date().toISOString(), device_id: "bar-push-e2e" }),
+    });
+    expect(sold.status).toBe(201);
+    const soldAt = Date.now();
+    const answersBefore = overviews.length;
+    // Pushed: the sale reaches the upstream, A's next tail poll (3 s) mirrors it and notifies, B
+    // tells its browser, which refetches the overview — well before the 30 s poll would have.
+    await expect.poll(count, { timeout: 25_000, intervals: [250] }).toBeGreaterThan(first);
+    const shownAfter = (Date.now() - soldAt) / 1000;
+    console.log(`the sale was on B's overview ${shownAfter.toFixed(1)} s after it reached the upstream`);
+    expect(shownAfter).toBeLessThan(20);
+    expect(overviews.length).toBeGreaterThan(answersBefore);
+    // The stream is open on B (an EventSource answered by B's /api/stream).
+    const stream = await page.evaluate(async (origin) => {
+      const source = new EventSource(`${origin}/api/stream`);
+      const heard = await new Promise<string>((resolve) => {
+        source.addEventListener("heartbeat", () => resolve("heartbeat"));
+        source.onerror = () => resolve("error");
+      });
+      source.close();
+      return heard;
+    }, b.origin);
+    expect(stream).toBe("heartbeat");
+    recordMeasure({ name: "pushed-sale-other-instance", value: shownAfter, unit: "s" });
+  } finally {
+    for (const i of instances) killGroup(i, "SIGKILL");
+    await admin.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
+    await admin.end();
+  }
+});
