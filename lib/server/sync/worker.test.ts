@@ -13,6 +13,7 @@ import {
   upstreamView,
 } from "@/lib/testing/sync-harness";
 import { withUnknownFields } from "@/lib/testing/upstream-faults";
+import { pushBus } from "../push";
 import { backfillRows } from "../store/backfill";
 import { summaryTotals } from "./checksum";
 import type { CycleReport } from "./cycle-report";
@@ -339,6 +340,8 @@ describe("SyncWorker against the real Integration API, through fault hooks", () 
     const kinds: string[] = [];
     let leastLeft = Number.POSITIVE_INFINITY;
     let nextSaleAt = from;
+    const pushed: string[] = [];
+    const unsubscribe = pushBus(h.db).subscribe((s) => s !== "reset" && pushed.push(...s.topics));
     // 4 sales a second reach the upstream (a page of 20 per poll) while the worker walks the older days.
     while ((await backfillRows(h.db)).some((r) => !r.done) && h.clock.ms - from < 15 * 60_000) {
       for (; nextSaleAt <= h.clock.ms; nextSaleAt += 250) await up.addSale();
@@ -346,12 +349,25 @@ describe("SyncWorker against the real Integration API, through fault hooks", () 
       const quota = h.client.rateLimit("read");
       if (quota && quota.resetAt.getTime() > h.clock.ms) leastLeft = Math.min(leastLeft, quota.remaining);
     }
+    unsubscribe();
     expect((await backfillRows(h.db)).filter((r) => !r.done)).toEqual([]); // the walk finished
     expect(kinds).toContain("backfill");
     const polls = h.faults.requests
       .filter((r) => r.path === "/transactions" && !r.query.has("day_id") && r.at >= from)
       .map((r) => r.at);
     expect(polls.length).toBeGreaterThan(10);
+    // Every poll wrote sales and told the browsers once (push).
+    expect(pushed.filter((t) => t === "sales").length).toBe(polls.length);
+    // Polls and a cycle that write nothing tell nobody of records; the cycle's end is told.
+    const after: string[] = [];
+    const stop = pushBus(h.db).subscribe((s) => s !== "reset" && after.push(...s.topics));
+    const steps: string[] = [];
+    while (!(steps.includes("cycle") && steps.includes("tail")) && steps.length < 100)
+      steps.push(await h.worker.step());
+    stop();
+    expect(steps).toEqual(expect.arrayContaining(["tail", "cycle"]));
+    expect(after.filter((t) => t === "sales" || t === "topups" || t === "scans")).toEqual([]);
+    expect(after).toContain("cycle");
     const gaps = polls.slice(1).map((at, i) => at - polls[i]!);
     expect(Math.max(...gaps)).toBeLessThanOrEqual(3000);
     // The 40 % of every window the lookups keep was never spent, and nothing waited on the quota.
