@@ -2,11 +2,11 @@
  * bench/push (`npm run bench:push`, issue 27): how soon a sale reaches a manager's overview in
  * Chromium, pushed, while the mirror is young and after.
  *
- *   npm run bench:push   (BENCH_PUSH_S=300  BENCH_PUSH_RATE=20  BENCH_PUSH_SCALE=0.5  BENCH_PUSH_STREAMS=50)
+ *   npm run bench:push   (BENCH_PUSH_S=300  BENCH_PUSH_RATE=20  BENCH_PUSH_SCALE=0.2  BENCH_PUSH_STREAMS=50)
  *
  * The sandbox's Integration API as its own process (demo seed at BENCH_PUSH_SCALE, its terminal
  * simulator at BENCH_PUSH_RATE events/s) behind a counting proxy; the dashboard as `next start` of
- * the current build with the sync worker (default quota 120 reads/min, cycle 30 s, tail 3 s), its
+ * the current build with the sync worker (default quota 120 reads/min, cycle 30 s, tail 2.5 s), its
  * store a fresh PostgreSQL schema the bench reads too. Measuring starts when the first mirror is
  * done (today walked) and lasts BENCH_PUSH_S seconds and at least until the older days are walked,
  * so both phases are measured:
@@ -15,7 +15,7 @@
  *   today's sales count. A sale is on the overview from the first answer whose count reaches its
  *   rank among today's completed sales by arrival (the tail mirrors in arrival order): that
  *   instant minus its `created_at`.
- * - **mirror lag**: the mirror is read every 250 ms; a sale's lag is when it was first seen minus
+ * - **mirror lag**: the mirror is read every 100 ms; a sale's lag is when it was first seen minus
  *   its `created_at`.
  * - **streams**: for 60 s BENCH_PUSH_STREAMS streams (GET /api/stream with the session) are open and
  *   for 60 s none: the upstream reads the proxy saw that the sync worker did not make (its
@@ -39,7 +39,7 @@ import { type PushBench, pushRows } from "./report/push";
 
 const SECONDS = Number(process.env.BENCH_PUSH_S ?? 300);
 const RATE = Number(process.env.BENCH_PUSH_RATE ?? 20);
-const SCALE = process.env.BENCH_PUSH_SCALE ?? "0.5";
+const SCALE = process.env.BENCH_PUSH_SCALE ?? "0.2";
 const STREAMS = Number(process.env.BENCH_PUSH_STREAMS ?? 50);
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -153,7 +153,6 @@ async function main(): Promise<PushBench> {
       CASHLESS_API_KEY: key,
       CASHLESS_API_URL: `http://127.0.0.1:${proxyPort}/v1`,
       SYNC_INTERVAL_S: "30",
-      SYNC_TAIL_S: "3",
     }),
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
@@ -219,7 +218,7 @@ async function main(): Promise<PushBench> {
     });
     await page.goto(`${base}/`);
 
-    // The mirror, read every 250 ms: when each sale was first seen.
+    // The mirror, read every 100 ms: when each sale was first seen.
     const mirrored = new Map<string, { seenAt: number; createdAt: number }>();
     const [{ last }] = (await db.query<{ last: string | null }>("select max(id) as last from m_sales")) as [
       { last: string | null },
@@ -238,7 +237,7 @@ async function main(): Promise<PushBench> {
         for (const r of rows) mirrored.set(r.id, { seenAt: now, createdAt: Date.parse(r.created_at) });
         if (rows.length) cursor = rows.at(-1)!.id;
         if (walkDoneAt === null && (await plan()).every((r) => r.done)) walkDoneAt = now;
-        await sleep(250);
+        await sleep(100);
       }
     })();
 

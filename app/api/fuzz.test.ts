@@ -303,7 +303,12 @@ async function send(target: Target, spec: Spec) {
     headers,
     ...(hasBody ? { body: text } : {}),
   });
-  await response.text();
+  // The push stream never ends by itself: its first frame is its answer.
+  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+  } else await response.text();
   return { status: response.status, ms: performance.now() - started };
 }
 

@@ -11,7 +11,7 @@ describe("dashboard configuration", () => {
       CASHLESS_API_URL: "http://127.0.0.1:4010/v1",
       DATA_DIR: ".data",
       SYNC_INTERVAL_S: 30,
-      SYNC_TAIL_S: 3,
+      SYNC_TAIL_S: 2.5,
       SANDBOX: "off",
       TRUST_PROXY: 0,
       LOOKUP_BUDGET: 30,

@@ -19,7 +19,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default(".data"),
   SYNC_INTERVAL_S: z.coerce.number().int().min(5).max(3600).default(30),
   // Seconds between polls of the sales tail between cycles (top-ups and scans every third); 0: off.
-  SYNC_TAIL_S: z.coerce.number().min(0).max(60).default(3),
+  SYNC_TAIL_S: z.coerce.number().min(0).max(60).default(2.5),
   SYNC: z.enum(["on", "off"]).default("on"),
   SANDBOX: z.enum(["on", "off"]).default("off"),
   // Reverse proxies in front of the console whose X-Forwarded-For/-Host/-Proto are believed.
