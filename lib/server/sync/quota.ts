@@ -27,6 +27,11 @@ export class QuotaPacer {
 
   constructor(private readonly options: QuotaPacerOptions) {}
 
+  /** The share of each read window never spent (the lookups'). */
+  get reserveFraction(): number {
+    return this.options.reserveFraction;
+  }
+
   /** Request options that hold every attempt back to keep the reserve, and count it in `run`. */
   request(run: ResourceRun): RequestOptions {
     return {

@@ -95,7 +95,6 @@ export class SyncWorker {
   private readonly catalogRefreshMs: number;
   private readonly instance: string;
   private readonly quota: QuotaPacer;
-  private readonly reserve: number;
   private readonly checksum: DayChecksum;
   private readonly ctx: SyncContext;
   private controller = new AbortController();
@@ -128,13 +127,12 @@ export class SyncWorker {
     this.catalogRefreshMs = options.catalogRefreshMs ?? 5 * 60_000;
     this.instance = options.instance ?? `${hostname()}:${process.pid}`;
     this.checksum = new DayChecksum(options.rewalkBackoffMs ?? 10 * 60_000);
-    this.reserve = options.reserveFraction ?? 0.4;
     this.quota = new QuotaPacer({
       client: this.client,
       now: this.now,
       sleep: this.sleep,
       log: this.log,
-      reserveFraction: this.reserve,
+      reserveFraction: options.reserveFraction ?? 0.4,
       signal: () => this.controller.signal,
       onPause: () => this.heartbeat({}),
     });
@@ -366,13 +364,8 @@ export class SyncWorker {
   }
 
   private pollIntervalMs(): number {
-    const backfilling = nextPending(this.plan) !== null;
-    return pollIntervalMs(
-      this.tailIntervalMs,
-      backfilling,
-      this.client.rateLimit("read")?.limit,
-      this.reserve,
-    );
+    const [backfilling, limit] = [nextPending(this.plan) !== null, this.client.rateLimit("read")?.limit];
+    return pollIntervalMs(this.tailIntervalMs, backfilling, limit, this.quota.reserveFraction);
   }
 
   /** Requests the tail polls ask for from now until `until`. */
