@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/db";
 import { insertEventDays, saleRecord, scanRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
+import { pushBus } from "../push";
 import { openAlerts, setAttentionThresholds } from "../store/attention";
 import { deleteDayRecordsNotIn, upsertSales, upsertScans, upsertTopups } from "../store/mirror";
 import { insertSignoff } from "../store/night-records";
@@ -140,12 +141,17 @@ describe("states and alerts after each cycle", () => {
 
     // bar-02 goes offline at 18:00 and keeps selling into its buffer; bar-01 goes on.
     await sellEveryMinute(["bar-01"], T0, 20);
+    const pushed: string[] = [];
+    const unsubscribe = pushBus(db).subscribe((s) => s !== "reset" && pushed.push(...s.topics));
     await evaluateAttention(db, DEFAULT_ATTENTION, at(T0, 11));
     const quiet = (await terminalsView(db, at(T0, 11))).terminals.find((t) => t.device_id === "bar-02")!;
     expect(quiet.state).toBe("quiet");
     expect(await openAlerts(db)).toEqual([]); // not 15 minutes yet
+    expect(pushed).toEqual([]); // no alert opened or closed: the browsers are not told
 
     await evaluateAttention(db, DEFAULT_ATTENTION, at(T0, 16));
+    unsubscribe();
+    expect(pushed).toEqual(["alerts"]); // one opened: the browsers refetch their alerts
     const [alert] = await openAlerts(db);
     expect(alert).toMatchObject({ kind: "terminal_quiet", subject: "bar-02", link: "/terminals/bar-02" });
     expect(alert?.figures).toMatchObject({ silent_minutes: 17 }); // its last sale was at 17:59
@@ -157,7 +163,11 @@ describe("states and alerts after each cycle", () => {
 
   it("acknowledged, then back with a burst: the alert resolves and the terminal shows what it moved", async () => {
     const [alert] = await openAlerts(db);
+    const pushed: string[] = [];
+    const unsubscribe = pushBus(db).subscribe((s) => s !== "reset" && pushed.push(...s.topics));
     const acked = await acknowledge(db, MANAGER, alert!.id, "Runner sent to bar 2", at(T0, 17));
+    unsubscribe();
+    expect(pushed).toEqual(["alerts"]);
     expect(acked).toMatchObject({ acknowledged_by: "manager", ack_comment: "Runner sent to bar 2" });
 
     // 18:30: bar-02 is back and syncs its 30 buffered sales (18:00 → 18:29) at once.

@@ -5,6 +5,7 @@ import { insertEventDays, saleRecord, topupRecord } from "@/lib/testing/mirror-r
 import { signoffRequest, TEST_TOLERANCE } from "@/lib/testing/signoff-request";
 import { openTestDashboardStore } from "../../testing/dashboard-store";
 import { acknowledge } from "../alerts/views";
+import { pushBus } from "../push";
 import { insertAlert } from "../store/attention";
 import { mirrorDayTotals, upsertSales, upsertTopups } from "../store/mirror";
 import { saveDayCheck } from "../store/sync-state";
@@ -86,10 +87,14 @@ describe("sign-offs exactly once", () => {
       comment: "double click",
       counted: [{ device_id: "desk-1", payment_method: "cash", counted: 17_500 }],
     });
+    const pushed: string[] = [];
+    const unsubscribe = pushBus(db).subscribe((s) => s !== "reset" && pushed.push(...s.topics));
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, () => signOffNight(db, SUP, request, opts)),
     );
+    unsubscribe();
     expect(outcomes.filter((o) => o.created)).toHaveLength(1);
+    expect(pushed).toEqual(["night"]); // the browsers are told once, of the one sign-off
     expect(new Set(outcomes.map((o) => o.signoff.id)).size).toBe(1);
     expect(await rows("recon_signoffs where day_id = 'day_1'")).toBe(1);
     expect(await rows("audit_log where action = 'reconciliation.signoff'")).toBe(1);
@@ -178,9 +183,13 @@ describe("tolerance and approval", () => {
   });
 
   it("two managers at once: one approval stands, the other is told whose; the sign-off is final", async () => {
+    const pushed: string[] = [];
+    const unsubscribe = pushBus(db).subscribe((s) => s !== "reset" && pushed.push(...s.topics));
     const settled = await Promise.allSettled(
       MANAGERS.map((m) => approveSignoff(db, m, awaiting, `ok by ${m.username}`, AFTER)),
     );
+    unsubscribe();
+    expect(pushed).toEqual(["night"]);
     const won = settled.filter((s) => s.status === "fulfilled") as PromiseFulfilledResult<
       Awaited<ReturnType<typeof approveSignoff>>
     >[];
