@@ -30,6 +30,28 @@ export async function alertsView(db: Queryable, role: Role): Promise<AlertsView>
   };
 }
 
+const SEVERITY_RANK = { critical: 0, warning: 1, info: 2 } as const;
+
+/**
+ * The open alerts a role sees, most severe first (newest first within a severity): how many, and
+ * the first `limit` (the right-now panel shows three).
+ */
+export async function mostSevereOpen(
+  db: Queryable,
+  role: Role,
+  limit: number,
+): Promise<{ open: number; top: Alert[] }> {
+  const kinds = new Set(alertKindsFor(role));
+  const open = (await store.openAlerts(db)).filter((a) => kinds.has(a.kind));
+  const sorted = open.sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      b.last_seen.localeCompare(a.last_seen) ||
+      b.id.localeCompare(a.id),
+  );
+  return { open: open.length, top: sorted.slice(0, limit) };
+}
+
 export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
   return store.countOpenAlerts(db, alertKindsFor(role));
 }
