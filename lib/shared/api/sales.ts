@@ -102,7 +102,18 @@ export type HourPoint = z.infer<typeof HourPoint>;
 export const CountAmount = z.object({ count, amount: money });
 export type CountAmount = z.infer<typeof CountAmount>;
 
-export const FlowTotals = z.object({ topups: CountAmount, withdrawals: CountAmount, bonus: CountAmount });
+/**
+ * A day's flows. `topups` is every top-up record (paid money, promo credit and transfers between
+ * wristbands); `paid` the money people paid, `promo` the credit given (bonus and courtesy): two
+ * figures never added together on screen. `bonus` is the bonus part of `promo`.
+ */
+export const FlowTotals = z.object({
+  topups: CountAmount,
+  paid: CountAmount,
+  promo: CountAmount,
+  withdrawals: CountAmount,
+  bonus: CountAmount,
+});
 export type FlowTotals = z.infer<typeof FlowTotals>;
 
 export const LateArrivals = z.object({
