@@ -310,7 +310,7 @@ function AlertList({ report, className }: { report: RightNowReport; className: s
           <SeverityBadge severity={a.severity} />
           <span className="[overflow-wrap:anywhere]">
             {t(a.kind)}
-            {a.subject && <span className="text-slate-600"> · {a.subject}</span>}
+            {a.subject && a.subject !== "*" && <span className="text-slate-600"> · {a.subject}</span>}
           </span>
         </li>
       ))}

@@ -2,7 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import type { LiveContext } from "@/lib/shared/api/sales";
+import type { LiveContext, MirrorFreshness } from "@/lib/shared/api/sales";
+import { timeOfDay } from "@/lib/shared/format/time";
 import { type Freshness, freshness, type SyncHealth } from "@/lib/shared/freshness";
 import { useStreamStatus } from "./stream-status";
 
@@ -76,5 +77,33 @@ export function StaleMark({ state }: { state: Freshness }) {
     >
       {t("stale", { reasons: state.reasons.map((r) => t(`reason.${r}`)).join("; ") })}
     </span>
+  );
+}
+
+/**
+ * "Data as of 18:42:07 · 2 s ago" and the stale mark, for an answer that carries MirrorFreshness
+ * (terminals, alerts) rather than the whole live context.
+ */
+export function FreshnessLine({
+  freshness: f,
+  timeZone,
+  refreshFailing = false,
+}: {
+  freshness: MirrorFreshness;
+  timeZone: string;
+  refreshFailing?: boolean;
+}) {
+  const t = useTranslations("report");
+  const state = useFreshness(f.as_of, f.sync, refreshFailing);
+  return (
+    <p
+      className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600"
+      data-stale={state.stale}
+    >
+      <span data-testid="as-of">
+        {f.as_of ? t("dataAsOf", { time: timeOfDay(f.as_of, timeZone) }) : t("notSynced")}
+      </span>
+      <DataAge state={state} />
+    </p>
   );
 }

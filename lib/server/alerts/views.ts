@@ -7,6 +7,7 @@ import { alertKindsFor, type Role } from "@/lib/shared/permissions";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
+import { mirrorFreshness } from "../sync/freshness";
 
 /** What the alerts screen and the bell show, from the stored alerts; acknowledging one. */
 
@@ -14,12 +15,13 @@ const ALERTS_ON_PAGE = 200;
 
 const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id: d.id, name: d.name }));
 
-export async function alertsView(db: Queryable, role: Role): Promise<AlertsView> {
+export async function alertsView(db: Queryable, role: Role, now = new Date()): Promise<AlertsView> {
   const kinds = alertKindsFor(role);
-  const [alerts, format, days] = await Promise.all([
+  const [alerts, format, days, freshness] = await Promise.all([
     store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
     eventFormat(db),
     dayNames(db),
+    mirrorFreshness(db, now),
   ]);
   return {
     currency: format.currency,
@@ -27,6 +29,7 @@ export async function alertsView(db: Queryable, role: Role): Promise<AlertsView>
     days,
     open: alerts.filter((a) => a.state === "open").length,
     alerts,
+    freshness,
   };
 }
 

@@ -95,7 +95,9 @@ describe("live reports", () => {
       };
       expect(flows.flows.paid).toEqual(method((m) => m !== "promo" && m !== "transfer"));
       expect(flows.flows.promo).toEqual(method((m) => m === "promo"));
-      expect(flows.flows.paid.amount + flows.flows.promo.amount).toBeLessThanOrEqual(flows.flows.topups.amount);
+      expect(flows.flows.paid.amount + flows.flows.promo.amount).toBeLessThanOrEqual(
+        flows.flows.topups.amount,
+      );
     }
   });
 

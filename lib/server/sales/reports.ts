@@ -35,7 +35,10 @@ function flowTotals(rows: aggregates.FlowRow[]): FlowTotals {
   return {
     topups: countAmount(rows, (r) => r.direction === "topup"),
     paid: countAmount(rows, (r) => r.direction === "topup" && r.nature === "paid"),
-    promo: countAmount(rows, (r) => r.direction === "topup" && (r.nature === "bonus" || r.nature === "courtesy")),
+    promo: countAmount(
+      rows,
+      (r) => r.direction === "topup" && (r.nature === "bonus" || r.nature === "courtesy"),
+    ),
     withdrawals: countAmount(rows, (r) => r.direction === "withdraw"),
     bonus: countAmount(rows, (r) => r.direction === "topup" && r.nature === "bonus"),
   };

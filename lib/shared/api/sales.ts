@@ -90,6 +90,20 @@ export const LiveContext = z.object({
 });
 export type LiveContext = z.infer<typeof LiveContext>;
 
+/**
+ * How fresh the mirror is, for answers that do not carry the whole LiveContext (terminals, alerts:
+ * computed from the mirror after each cycle, they are as old as it is).
+ */
+export const MirrorFreshness = z.object({
+  as_of: instant.nullable(),
+  sync: z.object({
+    worker_stale: z.boolean().nullable(),
+    failing: z.array(z.string()),
+    paused_until: instant.nullable(),
+  }),
+});
+export type MirrorFreshness = z.infer<typeof MirrorFreshness>;
+
 export const SalesTotals = z.object({ count, total: money, total_base: money, total_tax: money });
 export type SalesTotals = z.infer<typeof SalesTotals>;
 
