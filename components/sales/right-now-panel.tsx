@@ -32,7 +32,8 @@ const look = {
     body: "text-sm",
     title: "text-lg font-semibold",
     chart: 120,
-    grid: "grid gap-3 sm:grid-cols-2 xl:grid-cols-3",
+    // Two columns on a phone too: the short tiles (entries, top-ups, terminals, alerts) side by side.
+    grid: "grid grid-cols-2 gap-3 xl:grid-cols-3",
   },
   wall: {
     figure: "text-5xl font-bold tabular-nums",
@@ -43,6 +44,9 @@ const look = {
     grid: "grid gap-5 grid-cols-3",
   },
 } as const;
+
+/** Terminals named in the panel; the rest are counted ("and 6 more"). */
+const TERMINALS_SHOWN: Record<RightNowSize, number> = { normal: 5, wall: 4 };
 
 export function RightNowPanel({ size = "normal", links = true }: { size?: RightNowSize; links?: boolean }) {
   const t = useTranslations("rightNow");
@@ -107,7 +111,7 @@ export function RightNowFigures({
       </div>
       {error}
       <div className={l.grid}>
-        <Tile label={t("sales")} size={size} testId="rn-sales">
+        <Tile label={t("sales")} size={size} testId="rn-sales" wide>
           <p className={l.figure} data-testid="rn-sales-total">
             {money(report.sales.total)}
           </p>
@@ -176,14 +180,16 @@ export function RightNowFigures({
             <p className={l.body}>{t("allLive")}</p>
           ) : (
             <ul className={joinClasses("mt-1 space-y-1", l.body)}>
-              {report.terminals.items.slice(0, size === "wall" ? 4 : 5).map((x) => (
+              {report.terminals.items.slice(0, TERMINALS_SHOWN[size]).map((x) => (
                 <li key={x.device_id} className="flex flex-wrap items-center gap-2">
                   <span className="font-medium [overflow-wrap:anywhere]">{x.device_id}</span>
                   <StateBadge state={x.state} />
                 </li>
               ))}
-              {report.terminals.items.length > 5 && (
-                <li className="text-slate-600">{t("more", { count: report.terminals.items.length - 5 })}</li>
+              {report.terminals.items.length > TERMINALS_SHOWN[size] && (
+                <li className="text-slate-600">
+                  {t("more", { count: report.terminals.items.length - TERMINALS_SHOWN[size] })}
+                </li>
               )}
             </ul>
           )}
@@ -210,7 +216,7 @@ export function RightNowFigures({
           )}
         </Tile>
 
-        <Tile label={t("topProducts")} size={size} testId="rn-products">
+        <Tile label={t("topProducts")} size={size} testId="rn-products" wide>
           {report.top_products.length === 0 ? (
             <p className={l.body}>{t("noProducts")}</p>
           ) : (
@@ -231,19 +237,28 @@ export function RightNowFigures({
   );
 }
 
+/** One figure of the panel; a `wide` one takes the whole row below the three-column width. */
 function Tile({
   label,
   size,
   testId,
+  wide = false,
   children,
 }: {
   label: string;
   size: RightNowSize;
   testId: string;
+  wide?: boolean;
   children: ReactNode;
 }) {
   return (
-    <div className="rounded border border-slate-200 p-3" data-testid={testId}>
+    <div
+      className={joinClasses(
+        "min-w-0 rounded border border-slate-200 p-3",
+        wide && size === "normal" && "col-span-2 xl:col-span-1",
+      )}
+      data-testid={testId}
+    >
       <h3 className={look[size].label}>{label}</h3>
       <div className="mt-1">{children}</div>
     </div>
