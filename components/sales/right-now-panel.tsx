@@ -325,7 +325,8 @@ function AlertList({ report, className }: { report: RightNowReport; className: s
           <SeverityBadge severity={a.severity} />
           <span className="[overflow-wrap:anywhere]">
             {t(a.kind)}
-            {a.subject && a.subject !== "*" && <span className="text-slate-600"> · {a.subject}</span>}
+            {/* A terminal's alert names it; the others' titles say what they are about. */}
+            {a.kind.startsWith("terminal_") && <span className="text-slate-600"> · {a.subject}</span>}
           </span>
         </li>
       ))}
