@@ -8,7 +8,7 @@ import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { insertEventDays, saleRecord, scanRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { insertAlert, saveTerminalStates } from "../store/attention";
 import { upsertSales, upsertScans, upsertTopups } from "../store/mirror";
-import { rightNowReport } from "./right-now";
+import { previousInstant, rightNowReport, windowAt } from "./right-now";
 
 /**
  * Right now against a real store with known records: the 15-minute window's edges, the previous
@@ -182,6 +182,33 @@ describe("right now", () => {
     const supervisor = await rightNowReport(db, "supervisor", NOW);
     expect(supervisor.alerts.open).toBe(4);
     expect(supervisor.alerts.top.map((a) => a.subject)).toEqual(["bar-03", "bar-02", "worker"]);
+  });
+});
+
+describe("the window and the previous day's same clock time", () => {
+  const day = (id: string, date: string) => ({ id, name: id, date, starts_at: "", ends_at: "" });
+
+  it("keeps the local clock across a daylight-saving change (Madrid, 25 October 2026)", () => {
+    // 01:10 local on 26 Oct (CET, +1) → 01:10 local on 25 Oct (still CEST, +2): 25 h earlier.
+    const at = new Date("2026-10-26T00:10:00.000Z");
+    expect(
+      previousInstant(at, "Europe/Madrid", day("d2", "2026-10-25"), day("d1", "2026-10-24")).toISOString(),
+    ).toBe("2026-10-24T23:10:00.000Z");
+  });
+
+  it("goes back as many calendar days as lie between the two days (a day off between them)", () => {
+    const at = new Date("2026-07-12T00:10:30.000Z");
+    expect(
+      previousInstant(at, "Europe/Madrid", day("d3", "2026-07-11"), day("d1", "2026-07-09")).toISOString(),
+    ).toBe("2026-07-10T00:10:30.000Z");
+  });
+
+  it("starts at the event-local minute 14 minutes before the current one", () => {
+    // Kathmandu is UTC+05:45: its minutes are the UTC minutes, its hours are not.
+    expect(windowAt(new Date("2026-07-12T00:10:30.500Z"), "Asia/Kathmandu")).toEqual({
+      from: new Date("2026-07-11T23:56:00.000Z"),
+      to: new Date("2026-07-12T00:10:30.500Z"),
+    });
   });
 });
 
