@@ -272,8 +272,9 @@ function Tile({
 function Comparison({ report, money }: { report: RightNowReport; money: (n: number) => string }) {
   const t = useTranslations("rightNow");
   const previous = report.sales.previous;
-  if (!report.previous_day || !previous) return <>{t("firstDay")}</>;
+  if (!report.previous_day) return <>{t("firstDay")}</>;
   const day = report.previous_day.name;
+  if (!previous) return <>{t("previousMirroring", { day })}</>;
   if (previous.total === 0) return <>{t("previousNone", { day })}</>;
   const pct = Math.round(((report.sales.total - previous.total) / previous.total) * 100);
   return <>{t("vsPrevious", { pct, day, amount: money(previous.total) })}</>;

@@ -134,6 +134,21 @@ describe("right now", () => {
     expect(r.sales.per_minute.filter((m) => m.previous_total !== 0)).toHaveLength(1);
   });
 
+  it("makes no comparison while the previous day's records are still being mirrored", async () => {
+    await db.query(
+      "insert into sync_backfill (resource, day_id, position, done) values ('sales', 'day_1', 1, false)",
+    );
+    try {
+      const r = await rightNowReport(db, "manager", NOW);
+      expect(r.previous_day?.id).toBe("day_1");
+      expect(r.sales.previous).toBeNull();
+      expect(r.sales.per_minute.every((m) => m.previous_total === null)).toBe(true);
+      expect(r.sales.total).toBe(800);
+    } finally {
+      await db.query("delete from sync_backfill");
+    }
+  });
+
   it("has nothing to compare with on the first day", async () => {
     const r = await rightNowReport(db, "manager", new Date("2026-07-11T00:10:30.000Z"));
     expect(r.day?.id).toBe("day_1");
