@@ -124,6 +124,31 @@ describe("right now", () => {
     ]);
   });
 
+  it("follows re-sent records and status changes, and equals a recompute from the mirror", async () => {
+    const tables = [
+      "a_now_sales_minute",
+      "a_now_products_minute",
+      "a_now_topups_minute",
+      "a_now_scans_minute",
+    ];
+    const snapshot = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const t of tables) out[t] = await db.query(`select * from ${t} order by 1, 2`);
+      return out;
+    };
+    // A sale of a whole minute of the window turns failed, then completed again (a re-send).
+    const [row] = await db.query<{ id: string }>(
+      "select id from m_sales where occurred_at = '2026-07-11T23:56:00Z' and status = 'completed'",
+    );
+    await db.query("update m_sales set status = 'failed' where id = $1", [row!.id]);
+    expect((await rightNowReport(db, "manager", NOW)).sales).toMatchObject({ count: 1, total: 300 });
+    const byTriggers = await snapshot();
+    await db.query("select now_recompute()");
+    expect(await snapshot()).toEqual(byTriggers);
+    await db.query("update m_sales set status = 'completed' where id = $1", [row!.id]);
+    expect((await rightNowReport(db, "manager", NOW)).sales).toMatchObject({ count: 2, total: 800 });
+  });
+
   it("compares with the previous event day's same clock window, across midnight", async () => {
     const r = await rightNowReport(db, "manager", NOW);
     expect(r.previous_day?.id).toBe("day_1");

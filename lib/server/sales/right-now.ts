@@ -61,8 +61,8 @@ export async function rightNowReport(db: Queryable, role: Role, now = new Date()
       : null;
 
   const [minutes, previousMinutes, flows, zones, products, terminals, alerts] = await Promise.all([
-    store.salesPerMinute(db, window, tz),
-    previousWindow && previousWalked ? store.salesPerMinute(db, previousWindow, tz) : Promise.resolve(null),
+    store.salesPerMinute(db, window),
+    previousWindow && previousWalked ? store.salesPerMinute(db, previousWindow) : Promise.resolve(null),
     store.topupFlows(db, window),
     store.scansByZone(db, window),
     store.topProducts(db, window, TOP_PRODUCTS),
