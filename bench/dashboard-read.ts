@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/sales/reports";
+import { rightNowReport, windowAt } from "@/lib/server/sales/right-now";
 import { startBenchServer } from "./bench-server";
 import { count, DATA_DIR, dayStart, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
 
@@ -46,7 +47,42 @@ const handlers: [string, () => Promise<unknown>][] = [
     () => topupsDayReport(db, { dayId: "day_1", direction: "withdraw", now }),
   ],
   ["GET /api/live/scans?day_id=", () => scansDayReport(db, { dayId: "day_1", now })],
+  ["GET /api/live/right-now", () => rightNowReport(db, "manager", now)],
 ];
+
+// Right now reads its window's whole minutes from the minute tables and the current minute's
+// records through their occurred_at indexes: never a scan of a table, whatever the store's size.
+{
+  const w = windowAt(now, "Europe/Madrid");
+  const partial = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+  console.log(`\nRight now's window ${w.from.toISOString()} → ${now.toISOString()}: plans (EXPLAIN ANALYZE)`);
+  const reads: [string, string, string[]][] = [
+    ...["a_now_sales_minute", "a_now_products_minute", "a_now_topups_minute", "a_now_scans_minute"].map(
+      (t) =>
+        [t, `select * from ${t} where minute >= $1 and minute < $2`, [w.from.toISOString(), partial]] as [
+          string,
+          string,
+          string[],
+        ],
+    ),
+    ...["m_sales", "m_topups", "m_scans"].map(
+      (t) =>
+        [
+          t,
+          `select * from ${t} where occurred_at >= $1 and occurred_at < $2`,
+          [partial, now.toISOString()],
+        ] as [string, string, string[]],
+    ),
+  ];
+  for (const [table, sql, params] of reads) {
+    const lines = (await db.query<{ "QUERY PLAN": string }>(`explain analyze ${sql}`, params)).map(
+      (r) => r["QUERY PLAN"],
+    );
+    console.log(
+      `  ${table.padEnd(22)} ${lines.find((l) => /Scan/.test(l))?.trim()} · ${lines.at(-1)?.trim()}`,
+    );
+  }
+}
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -105,6 +141,7 @@ if (http && existsSync(".next/BUILD_ID")) {
       "/api/live/topups?day_id=day_1",
       "/api/live/topups?day_id=day_1&direction=withdraw",
       "/api/live/scans?day_id=day_1",
+      "/api/live/right-now",
     ])
       await time(`GET ${path.replace(/cursor=[^&]+/, "cursor=… (page 2)")}`, () => get(path));
   } finally {
