@@ -25,6 +25,7 @@ export const live = {
     permission: "overview.view",
     answer: RightNowReport,
     refresh: "live",
+    pushedBy: ["sales", "topups", "scans", "cycle", "alerts"],
   }),
   sales: endpoint({
     name: "live.sales",
