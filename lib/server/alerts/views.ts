@@ -3,7 +3,7 @@ import type { Db, Queryable } from "@/lib/db/db";
 import type { Alert, AlertCount, AlertsView } from "@/lib/shared/api/attention";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import { dateTime } from "@/lib/shared/format/time";
-import { alertKindsFor, type Role } from "@/lib/shared/permissions";
+import { type Actor, alertKindsFor } from "@/lib/shared/permissions";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
@@ -14,7 +14,7 @@ const ALERTS_ON_PAGE = 200;
 
 const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id: d.id, name: d.name }));
 
-export async function alertsView(db: Queryable, role: Role): Promise<AlertsView> {
+export async function alertsView(db: Queryable, role: Actor): Promise<AlertsView> {
   const kinds = alertKindsFor(role);
   const [alerts, format, days] = await Promise.all([
     store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
@@ -30,7 +30,7 @@ export async function alertsView(db: Queryable, role: Role): Promise<AlertsView>
   };
 }
 
-export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
+export function alertCount(db: Queryable, role: Actor): Promise<AlertCount> {
   return store.countOpenAlerts(db, alertKindsFor(role));
 }
 
@@ -40,7 +40,7 @@ export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
  */
 export async function acknowledge(
   db: Db,
-  user: { id: string; username: string; role: Role },
+  user: { id: string; username: string; role: Actor },
   id: string,
   comment: string,
   now = new Date(),

@@ -6,6 +6,7 @@ import { gate } from "./gate";
 import { audit, imports } from "./imports";
 import { night } from "./night";
 import { live } from "./sales";
+import { theme, wall } from "./wall";
 
 export type { AnswerOf, CallInput, EndpointSpec } from "./define";
 
@@ -24,6 +25,8 @@ export const endpoints = {
   auth,
   connection,
   docs,
+  wall,
+  theme,
 };
 
 /** The same, as one list (the tests and the OpenAPI document walk it). */
