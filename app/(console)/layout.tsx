@@ -3,6 +3,7 @@ import { AlertBell } from "@/components/alert-bell";
 import { DeniedNotice } from "@/components/denied-notice";
 import { SearchBox } from "@/components/gate/search-box";
 import { Nav } from "@/components/nav";
+import { pageTheme } from "@/lib/server/auth/page-theme";
 import { signedInUser } from "@/lib/server/http/page-guard";
 import { can } from "@/lib/shared/permissions";
 
@@ -10,9 +11,10 @@ export const dynamic = "force-dynamic";
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await signedInUser();
+  const theme = await pageTheme();
   return (
     <div className="flex min-h-screen flex-col md:flex-row">
-      <Nav role={user.role} username={user.username} />
+      <Nav role={user.role} username={user.username} theme={theme} />
       <div className="flex min-w-0 flex-1 flex-col">
         {/* The banner: the search first on every screen, the alerts bell at its end. */}
         <header>
