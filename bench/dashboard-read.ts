@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { overviewReport, salesDayReport, scansDayReport, topupsDayReport } from "@/lib/server/sales/reports";
+import { rightNowReport, windowAt } from "@/lib/server/sales/right-now";
 import { startBenchServer } from "./bench-server";
 import { count, DATA_DIR, dayStart, ensureBenchUser, openBenchDashboardStore } from "./dashboard-store";
 
@@ -46,7 +47,27 @@ const handlers: [string, () => Promise<unknown>][] = [
     () => topupsDayReport(db, { dayId: "day_1", direction: "withdraw", now }),
   ],
   ["GET /api/live/scans?day_id=", () => scansDayReport(db, { dayId: "day_1", now })],
+  ["GET /api/live/right-now", () => rightNowReport(db, "manager", now)],
 ];
+
+// Right now reads 15 minutes of records by occurred_at: each through its index, whatever the store's size.
+{
+  const w = windowAt(now, "Europe/Madrid");
+  const range = [w.from.toISOString(), w.to.toISOString()];
+  console.log(`\nRight now's window ${range.join(" → ")}: plans on this store (EXPLAIN ANALYZE)`);
+  for (const [table, extra] of [
+    ["m_sales", "and status = 'completed'"],
+    ["m_topups", "and status = 'completed'"],
+    ["m_scans", ""],
+  ] as const) {
+    const plan = await db.query<{ "QUERY PLAN": string }>(
+      `explain analyze select count(*) from ${table} where occurred_at >= $1 and occurred_at < $2 ${extra}`,
+      range,
+    );
+    const lines = plan.map((r) => r["QUERY PLAN"]);
+    console.log(`  ${table}: ${lines.find((l) => /Scan/.test(l))?.trim()} · ${lines.at(-1)?.trim()}`);
+  }
+}
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -105,6 +126,7 @@ if (http && existsSync(".next/BUILD_ID")) {
       "/api/live/topups?day_id=day_1",
       "/api/live/topups?day_id=day_1&direction=withdraw",
       "/api/live/scans?day_id=day_1",
+      "/api/live/right-now",
     ])
       await time(`GET ${path.replace(/cursor=[^&]+/, "cursor=… (page 2)")}`, () => get(path));
   } finally {

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
+import { FreshnessLine } from "@/components/ui/data-age";
 import { InlineTextForm } from "@/components/ui/inline-text-form";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { useResourceNames } from "@/components/ui/resource-names";
@@ -77,12 +78,16 @@ export function AlertsScreen({ canAcknowledge }: { canAcknowledge: boolean }) {
   const t = useTranslations("alerts");
   const query = useEndpoint(endpoints.alerts.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
-  if (query.isError) return <ErrorBox error={query.error} />;
+  if (!query.data) return <ErrorBox error={query.error} />;
   const view = query.data;
   const open = view.alerts.filter((a) => a.state === "open");
   const history = view.alerts.filter((a) => a.state === "resolved");
   return (
     <div className="space-y-6">
+      <div>
+        <FreshnessLine freshness={view.freshness} timeZone={view.time_zone} refreshFailing={query.isError} />
+        {query.isError && <ErrorBox error={query.error} />}
+      </div>
       <section aria-labelledby="alerts-open">
         <h2 id="alerts-open" className="mb-2 font-semibold">
           {t("openHeading", { count: open.length })}

@@ -17,20 +17,30 @@ import { ReportNotLoaded, useLiveReport } from "../ui/live-report";
 import { RecordsNote } from "../ui/mirror-status";
 import { useResourceNames } from "../ui/resource-names";
 import { ForecastPanel } from "./forecast-panel";
+import { RightNowPanel } from "./right-now-panel";
 
 export function OverviewView() {
   const t = useTranslations("overview");
+  const tr = useTranslations("rightNow");
   const locale = useIntlLocale();
   const query = useLiveReport(endpoints.live.overview);
-  if (!query.data) return <ReportNotLoaded query={query} what={t("loading")} />;
+  // Right now comes first, on its own query: it shows while the day's report is still loading.
+  if (!query.data)
+    return (
+      <div className="space-y-6">
+        <RightNowPanel />
+        <ReportNotLoaded query={query} what={t("loading")} />
+      </div>
+    );
   const data = query.data;
   const { money, time, timeZone } = eventFormat(data, locale);
   if (!data.day)
     return (
-      <>
+      <div className="space-y-6">
+        <RightNowPanel />
         <ReportFreshness report={data} query={query} />
         <Empty>{t("noDays")}</Empty>
-      </>
+      </div>
     );
   const labels = hourTickLabels(data.hours, timeZone);
   const hourly = data.hours.map((h, i) => ({
@@ -48,6 +58,7 @@ export function OverviewView() {
 
   return (
     <div className="space-y-6">
+      <RightNowPanel />
       <ReportFreshness report={data} query={query} figures={data.figures} dayId={data.day.id} />
       <p className="text-sm text-slate-700">
         {t.rich("currentDay", {
@@ -63,22 +74,22 @@ export function OverviewView() {
         <Stat label={t("salesCount")} value={formatCount(data.totals.count, locale)} testId="day-count" />
         <Stat label={t("averageBasket")} value={money(data.totals.average_basket)} testId="average-basket" />
         <Stat
-          label={t("topups")}
-          value={money(data.flows.topups.amount)}
-          hint={t("topupsHint", { count: data.flows.topups.count })}
-          testId="day-topups"
+          label={tr("paid")}
+          value={money(data.flows.paid.amount)}
+          hint={tr("topupsCount", { count: data.flows.paid.count })}
+          testId="day-topups-paid"
+        />
+        <Stat
+          label={tr("promo")}
+          value={money(data.flows.promo.amount)}
+          hint={tr("promoHint", { bonus: money(data.flows.bonus.amount) })}
+          testId="day-promo"
         />
         <Stat
           label={t("withdrawals")}
           value={money(data.flows.withdrawals.amount)}
           hint={t("withdrawalsHint", { count: data.flows.withdrawals.count })}
           testId="day-withdrawals"
-        />
-        <Stat
-          label={t("bonus")}
-          value={money(data.flows.bonus.amount)}
-          hint={t("bonusHint", { count: data.flows.bonus.count })}
-          testId="day-bonus"
         />
       </dl>
 

@@ -29,6 +29,7 @@ const directions = [
 export function TopupsView() {
   const t = useTranslations("topups");
   const tm = useTranslations("mirror");
+  const tr = useTranslations("rightNow");
   const value = useValueText();
   const locale = useIntlLocale();
   const { dayId, pickDay, pager } = useDayWithPager();
@@ -65,9 +66,9 @@ export function TopupsView() {
       />
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Stat
-          label={t("topups")}
-          value={money(data.flows.topups.amount)}
-          hint={t("records", { count: data.flows.topups.count })}
+          label={tr("paid")}
+          value={money(data.flows.paid.amount)}
+          hint={t("records", { count: data.flows.paid.count })}
           testId="topups-total"
         />
         <Stat
@@ -77,9 +78,10 @@ export function TopupsView() {
           testId="withdrawals-total"
         />
         <Stat
-          label={t("bonus")}
-          value={money(data.flows.bonus.amount)}
-          hint={t("records", { count: data.flows.bonus.count })}
+          label={tr("promo")}
+          value={money(data.flows.promo.amount)}
+          hint={tr("promoHint", { bonus: money(data.flows.bonus.amount) })}
+          testId="promo-total"
         />
         <Stat
           label={t("netInflow")}

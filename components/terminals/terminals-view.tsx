@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { textLinkClass } from "@/components/ui/class-names";
+import { FreshnessLine } from "@/components/ui/data-age";
 import { DataTable, numeric } from "@/components/ui/data-table";
 import { useIntlLocale } from "@/components/ui/locale-format";
 import { Panel } from "@/components/ui/panel";
@@ -23,12 +24,23 @@ export function TerminalsScreen() {
   const t = useTranslations("terminals");
   const query = useEndpoint(endpoints.terminals.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
-  if (query.isError) return <ErrorBox error={query.error} />;
+  if (!query.data) return <ErrorBox error={query.error} />;
   const view = query.data;
-  if (view.terminals.length === 0) return <Empty>{t("none")}</Empty>;
+  const freshness = (
+    <FreshnessLine freshness={view.freshness} timeZone={view.time_zone} refreshFailing={query.isError} />
+  );
+  if (view.terminals.length === 0)
+    return (
+      <>
+        {freshness}
+        <Empty>{t("none")}</Empty>
+      </>
+    );
   const byStation = (s: Station) => view.terminals.filter((x) => x.station === s);
   return (
     <div className="space-y-4">
+      {freshness}
+      {query.isError && <ErrorBox error={query.error} />}
       <StateCounts terminals={view.terminals} computedAt={view.computed_at} timeZone={view.time_zone} />
       {stations
         .filter((s) => byStation(s).length > 0)

@@ -9,8 +9,16 @@ import type { FlowTotals, SalesDayReport, SalesTotals, TopupsDayReport } from "@
 
 export const salesTotalsOf = (s: SalesSummary): SalesTotals => ({ ...s.sales });
 
+/** The top-ups the summary counts by payment method: promo credit is `promo`, transfers `transfer`. */
+function topupsPaidWith(s: SalesSummary, keep: (method: string) => boolean) {
+  const of = s.topups.by_payment_method.filter((m) => keep(m.payment_method));
+  return { count: of.reduce((n, m) => n + m.count, 0), amount: of.reduce((n, m) => n + m.amount, 0) };
+}
+
 export const flowTotalsOf = (s: SalesSummary): FlowTotals => ({
   topups: { count: s.topups.count, amount: s.topups.amount },
+  paid: topupsPaidWith(s, (m) => m !== "promo" && m !== "transfer"),
+  promo: topupsPaidWith(s, (m) => m === "promo"),
   withdrawals: { count: s.withdrawals.count, amount: s.withdrawals.amount },
   bonus: { count: s.bonuses.count, amount: s.bonuses.amount },
 });

@@ -7,6 +7,7 @@ import { type Actor, alertKindsFor } from "@/lib/shared/permissions";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
+import { mirrorFreshness } from "../sync/freshness";
 
 /** What the alerts screen and the bell show, from the stored alerts; acknowledging one. */
 
@@ -14,12 +15,13 @@ const ALERTS_ON_PAGE = 200;
 
 const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id: d.id, name: d.name }));
 
-export async function alertsView(db: Queryable, role: Actor): Promise<AlertsView> {
+export async function alertsView(db: Queryable, role: Actor, now = new Date()): Promise<AlertsView> {
   const kinds = alertKindsFor(role);
-  const [alerts, format, days] = await Promise.all([
+  const [alerts, format, days, freshness] = await Promise.all([
     store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
     eventFormat(db),
     dayNames(db),
+    mirrorFreshness(db, now),
   ]);
   return {
     currency: format.currency,
@@ -27,7 +29,30 @@ export async function alertsView(db: Queryable, role: Actor): Promise<AlertsView
     days,
     open: alerts.filter((a) => a.state === "open").length,
     alerts,
+    freshness,
   };
+}
+
+const SEVERITY_RANK = { critical: 0, warning: 1, info: 2 } as const;
+
+/**
+ * The open alerts a role sees, most severe first (newest first within a severity): how many, and
+ * the first `limit` (the right-now panel shows three).
+ */
+export async function mostSevereOpen(
+  db: Queryable,
+  role: Actor,
+  limit: number,
+): Promise<{ open: number; top: Alert[] }> {
+  const kinds = new Set(alertKindsFor(role));
+  const open = (await store.openAlerts(db)).filter((a) => kinds.has(a.kind));
+  const sorted = open.sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      b.last_seen.localeCompare(a.last_seen) ||
+      b.id.localeCompare(a.id),
+  );
+  return { open: open.length, top: sorted.slice(0, limit) };
 }
 
 export function alertCount(db: Queryable, role: Actor): Promise<AlertCount> {

@@ -88,6 +88,16 @@ describe("live reports", () => {
         amount: summary.withdrawals.amount,
       });
       expect(flows.flows.bonus).toEqual(summary.bonuses);
+      // Paid money and promo credit apart: the mirror by nature, the summary by payment method.
+      const method = (keep: (m: string) => boolean) => {
+        const of = summary.topups.by_payment_method.filter((m) => keep(m.payment_method));
+        return { count: of.reduce((n, m) => n + m.count, 0), amount: of.reduce((n, m) => n + m.amount, 0) };
+      };
+      expect(flows.flows.paid).toEqual(method((m) => m !== "promo" && m !== "transfer"));
+      expect(flows.flows.promo).toEqual(method((m) => m === "promo"));
+      expect(flows.flows.paid.amount + flows.flows.promo.amount).toBeLessThanOrEqual(
+        flows.flows.topups.amount,
+      );
     }
   });
 

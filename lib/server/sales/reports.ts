@@ -34,6 +34,11 @@ const mirrorFigures = { source: "mirror", summary_at: null } as const;
 function flowTotals(rows: aggregates.FlowRow[]): FlowTotals {
   return {
     topups: countAmount(rows, (r) => r.direction === "topup"),
+    paid: countAmount(rows, (r) => r.direction === "topup" && r.nature === "paid"),
+    promo: countAmount(
+      rows,
+      (r) => r.direction === "topup" && (r.nature === "bonus" || r.nature === "courtesy"),
+    ),
     withdrawals: countAmount(rows, (r) => r.direction === "withdraw"),
     bonus: countAmount(rows, (r) => r.direction === "topup" && r.nature === "bonus"),
   };
@@ -113,7 +118,7 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
       figures: mirrorFigures,
       previous_day: null,
       totals: { ...zeroSales, average_basket: 0 },
-      flows: { topups: empty, withdrawals: empty, bonus: empty },
+      flows: { topups: empty, paid: empty, promo: empty, withdrawals: empty, bonus: empty },
       hours: [],
       forecast: null,
       by_day,
@@ -250,7 +255,7 @@ export async function topupsDayReport(
       ...ctx,
       day: null,
       figures: mirrorFigures,
-      flows: { topups: none, withdrawals: none, bonus: none },
+      flows: { topups: none, paid: none, promo: none, withdrawals: none, bonus: none },
       net_inflow: 0,
       hours: [],
       by_day,

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
-import type { LiveContext, LiveDay } from "@/lib/shared/api/sales";
+import type { LiveContext, LiveDay, MirrorFreshness } from "@/lib/shared/api/sales";
 import { dayOf } from "@/lib/shared/format/time";
 import { eventDays, eventSettings } from "../store/event-settings";
 import { syncStatus } from "./status";
@@ -33,6 +33,19 @@ export async function eventContext(db: Queryable, now = new Date()): Promise<Liv
       sales_lag_seconds: sales?.lagSeconds ?? null,
       days_mismatched: status.days.filter((d) => !d.matched).map((d) => d.dayId),
       pending: status.resources.filter((r) => r.lastSuccessAt === null).map((r) => r.resource),
+    },
+  };
+}
+
+/** The mirror's as-of and the sync's health, for an answer without the whole context. */
+export async function mirrorFreshness(db: Queryable, now = new Date()): Promise<MirrorFreshness> {
+  const ctx = await eventContext(db, now);
+  return {
+    as_of: ctx.as_of,
+    sync: {
+      worker_stale: ctx.sync.worker_stale,
+      failing: ctx.sync.failing,
+      paused_until: ctx.mirror.paused_until,
     },
   };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 
+export { terminalsNotLive } from "./not-live";
 /**
  * What other domains may use of the terminals': the rules that decide a terminal's state and the
  * settings they share (the alerts about quiet and offline terminals follow them). The rest of this

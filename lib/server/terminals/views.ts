@@ -6,6 +6,7 @@ import { dayOf } from "@/lib/shared/format/time";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
+import { mirrorFreshness } from "../sync/freshness";
 import { stationOf } from "./terminal-rules";
 
 /** What the terminals screens show, from the stored states. */
@@ -67,11 +68,12 @@ async function terminalRows(db: Queryable, now: Date): Promise<TerminalRow[]> {
 }
 
 export async function terminalsView(db: Queryable, now = new Date()): Promise<TerminalsView> {
-  const [rows, format, states, days] = await Promise.all([
+  const [rows, format, states, days, freshness] = await Promise.all([
     terminalRows(db, now),
     eventFormat(db),
     store.terminalStates(db),
     dayNames(db),
+    mirrorFreshness(db, now),
   ]);
   return {
     computed_at: states.reduce<string | null>(
@@ -82,6 +84,7 @@ export async function terminalsView(db: Queryable, now = new Date()): Promise<Te
     time_zone: format.timeZone,
     days,
     terminals: rows,
+    freshness,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { typedText } from "./params";
+import { MirrorFreshness } from "./sales";
 
 /** Answers of the terminals and alerts screens (`app/api/terminals/*`, `app/api/alerts/*`). */
 
@@ -48,6 +49,8 @@ export const TerminalsView = z.object({
   /** The event's days, to name the nights a burst moved. */
   days: z.array(DayName),
   terminals: z.array(TerminalRow),
+  /** The states are as fresh as the mirror they are computed from. */
+  freshness: MirrorFreshness,
 });
 export type TerminalsView = z.infer<typeof TerminalsView>;
 
@@ -120,6 +123,8 @@ export const AlertsView = z.object({
   days: z.array(DayName),
   open: z.number(),
   alerts: z.array(Alert),
+  /** The alerts are as fresh as the mirror they are evaluated on. */
+  freshness: MirrorFreshness,
 });
 export type AlertsView = z.infer<typeof AlertsView>;
 

@@ -90,6 +90,20 @@ export const LiveContext = z.object({
 });
 export type LiveContext = z.infer<typeof LiveContext>;
 
+/**
+ * How fresh the mirror is, for answers that do not carry the whole LiveContext (terminals, alerts:
+ * computed from the mirror after each cycle, they are as old as it is).
+ */
+export const MirrorFreshness = z.object({
+  as_of: instant.nullable(),
+  sync: z.object({
+    worker_stale: z.boolean().nullable(),
+    failing: z.array(z.string()),
+    paused_until: instant.nullable(),
+  }),
+});
+export type MirrorFreshness = z.infer<typeof MirrorFreshness>;
+
 export const SalesTotals = z.object({ count, total: money, total_base: money, total_tax: money });
 export type SalesTotals = z.infer<typeof SalesTotals>;
 
@@ -102,7 +116,18 @@ export type HourPoint = z.infer<typeof HourPoint>;
 export const CountAmount = z.object({ count, amount: money });
 export type CountAmount = z.infer<typeof CountAmount>;
 
-export const FlowTotals = z.object({ topups: CountAmount, withdrawals: CountAmount, bonus: CountAmount });
+/**
+ * A day's flows. `topups` is every top-up record (paid money, promo credit and transfers between
+ * wristbands); `paid` the money people paid, `promo` the credit given (bonus and courtesy): two
+ * figures never added together on screen. `bonus` is the bonus part of `promo`.
+ */
+export const FlowTotals = z.object({
+  topups: CountAmount,
+  paid: CountAmount,
+  promo: CountAmount,
+  withdrawals: CountAmount,
+  bonus: CountAmount,
+});
 export type FlowTotals = z.infer<typeof FlowTotals>;
 
 export const LateArrivals = z.object({

@@ -1,4 +1,5 @@
 import { DayQuery, TopupsQuery } from "../params";
+import { RightNowReport } from "../right-now";
 import { OverviewReport, SalesDayReport, ScansDayReport, TopupsDayReport } from "../sales";
 import { endpoint } from "./define";
 
@@ -12,6 +13,16 @@ export const live = {
     path: "/api/live/overview",
     permission: "overview.view",
     answer: OverviewReport,
+    refresh: "live",
+  }),
+  rightNow: endpoint({
+    name: "live.right_now",
+    summary:
+      "Right now: the last 15 minutes by occurred_at (sales per minute against the previous day's same clock window, entries by zone, paid top-ups and promo credit apart, top products), terminals not live and the most severe open alerts.",
+    method: "GET",
+    path: "/api/live/right-now",
+    permission: "overview.view",
+    answer: RightNowReport,
     refresh: "live",
   }),
   sales: endpoint({
