@@ -93,8 +93,8 @@ describe("wall sessions", () => {
         refused.push(endpoint.name);
       }
     }
-    // A wall reads the overview's and right now's figures and its own two endpoints, nothing else.
-    expect(allowed.sort()).toEqual(["live.overview", "live.right_now", "wall.attention", "wall.session"]);
+    // A wall reads the overview's and right now's figures and its own poll, nothing else.
+    expect(allowed.sort()).toEqual(["live.overview", "live.right_now", "wall.session"]);
     const lookups = allEndpoints.filter((e) => e.refresh === "lookup").map((e) => e.name);
     const writes = allEndpoints
       .filter((e) => e.method !== "GET" && e.permission !== "public" && e.permission !== "signed-in")

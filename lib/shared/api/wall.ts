@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { themes } from "../theme";
-import { AlertKind, AlertSeverity, TerminalState } from "./attention";
 import { typedText } from "./params";
 
 /** Walls (a TV showing the right-now figures, its own kind of session) and the console's theme. */
@@ -46,27 +45,6 @@ export const WallConnected = z.object({ name: z.string() });
 
 /** GET /api/wall/session: the wall's poll (renews its cookie); `wall` is null for a user looking at it. */
 export const WallHeartbeat = z.object({ wall: z.string().nullable(), renewed: z.boolean(), now: z.string() });
-
-/** GET /api/wall/attention: what needs attention, as the wall shows it (no amounts, no records). */
-export const WallAttention = z.object({
-  /** Terminals quiet or offline (syncing late), longest first. */
-  terminals: z.array(z.object({ device_id: z.string(), state: TerminalState, since: z.string() })),
-  /** How many terminals there are in all. */
-  terminals_total: z.number().int(),
-  /** The open alerts of the kinds a wall sees, most severe first. */
-  alerts: z.array(
-    z.object({
-      id: z.string(),
-      kind: AlertKind,
-      subject: z.string(),
-      severity: AlertSeverity,
-      first_seen: z.string(),
-    }),
-  ),
-  open_alerts: z.number().int(),
-  time_zone: z.string(),
-});
-export type WallAttention = z.infer<typeof WallAttention>;
 
 /** POST /api/theme */
 export const ThemeChoice = z.object({ theme: z.enum(themes) });

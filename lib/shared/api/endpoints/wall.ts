@@ -2,7 +2,6 @@ import {
   IssueWallBody,
   ThemeChoice,
   ThemeChosen,
-  WallAttention,
   WallConnectBody,
   WallConnected,
   WallHeartbeat,
@@ -63,15 +62,6 @@ export const wall = {
     path: "/api/wall/session",
     permission: "wall.view",
     answer: WallHeartbeat,
-    refresh: "live",
-  }),
-  attention: endpoint({
-    name: "wall.attention",
-    summary: "Terminals that are not live and the open alerts a wall shows (no amounts, no records).",
-    method: "GET",
-    path: "/api/wall/attention",
-    permission: "wall.view",
-    answer: WallAttention,
     refresh: "live",
   }),
 };
