@@ -46,8 +46,10 @@ async function expectNothingClipped(page: Page, where: string) {
   }
 }
 
-/** The lightness (0–1) of a computed colour: Chromium answers oklch(L C H) for the palette, rgb() else. */
+/** The lightness (0–1) of a computed colour: lab(), oklch() or rgb(). */
 function lightness(color: string): number {
+  const lab = color.match(/^lab\(([\d.]+)/);
+  if (lab) return Number(lab[1]) / 100;
   const ok = color.match(/^oklch\(([\d.]+)(%?)/);
   if (ok) return Number(ok[1]) / (ok[2] ? 100 : 1);
   const [r = 0, g = 0, b = 0] = (color.match(/[\d.]+/g) ?? []).map(Number);
@@ -88,15 +90,15 @@ test("a wall: issued by a manager, opened on a TV, read-only, fits 1080p and 4K,
   expect(lightness(wallBackground), wallBackground).toBeLessThan(0.3);
 
   mkdirSync(SHOTS, { recursive: true });
+  await wall.screenshot({ path: join(SHOTS, "wall-1080.png") });
   await expectNoScrolling(wall, "1920×1080");
   await expectNothingClipped(wall, "1920×1080");
-  await wall.screenshot({ path: join(SHOTS, "wall-1080.png") });
   await expectNoViolations(wall, "/wall at 1920×1080");
   await wall.setViewportSize({ width: 3840, height: 2160 });
   await wallReady(wall);
+  await wall.screenshot({ path: join(SHOTS, "wall-2160.png") });
   await expectNoScrolling(wall, "3840×2160");
   await expectNothingClipped(wall, "3840×2160");
-  await wall.screenshot({ path: join(SHOTS, "wall-2160.png") });
   await expectNoViolations(wall, "/wall at 3840×2160");
   await wall.setViewportSize({ width: 1920, height: 1080 });
 
@@ -139,6 +141,13 @@ test("a wall: issued by a manager, opened on a TV, read-only, fits 1080p and 4K,
   await tv.close();
 });
 
+/** Picks a theme in the navigation and waits until the console has kept it. */
+async function chooseTheme(page: Page, theme: "system" | "light" | "dark") {
+  const saved = page.waitForResponse((r) => r.url().endsWith("/api/theme") && r.ok());
+  await page.getByLabel("Theme").selectOption(theme);
+  await saved;
+}
+
 test("the dark theme: chosen in the navigation, applied at once, kept with the account", async ({
   browser,
   page,
@@ -148,7 +157,7 @@ test("the dark theme: chosen in the navigation, applied at once, kept with the a
   await expect(html).not.toHaveClass(/dark|light/);
   const light = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(lightness(light), light).toBeGreaterThan(0.9);
-  await page.getByLabel("Theme").selectOption("dark");
+  await chooseTheme(page, "dark");
   await expect(html).toHaveClass(/dark/);
   await page.reload();
   await expect(html).toHaveClass(/dark/);
@@ -163,7 +172,7 @@ test("the dark theme: chosen in the navigation, applied at once, kept with the a
   await other.close();
 
   // Back to the system's theme (the other specs see the console as the system paints it).
-  await page.getByLabel("Theme").selectOption("system");
+  await chooseTheme(page, "system");
   await expect(html).not.toHaveClass(/dark|light/);
   await page.reload();
   await expect(html).not.toHaveClass(/dark|light/);

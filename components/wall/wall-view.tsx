@@ -12,6 +12,7 @@ import { useStreamStatus } from "@/components/ui/stream-status";
 import { useEndpoint } from "@/components/ui/use-endpoint";
 import { endpoints } from "@/lib/shared/api/endpoints";
 import type { OverviewReport } from "@/lib/shared/api/sales";
+import { FitToBox } from "./fit-to-box";
 import { useWallClock } from "./use-wall-clock";
 
 /**
@@ -77,12 +78,14 @@ export function WallView() {
         <div className="grid min-h-0 flex-1 grid-cols-5 gap-4">
           <div className="col-span-3 min-h-0 overflow-hidden" data-wall-region="right-now">
             {rightNow.data ? (
-              <RightNowFigures
-                report={rightNow.data}
-                size="wall"
-                links={false}
-                refreshFailing={rightNow.isError}
-              />
+              <FitToBox version={rightNow.dataUpdatedAt}>
+                <RightNowFigures
+                  report={rightNow.data}
+                  size="wall"
+                  links={false}
+                  refreshFailing={rightNow.isError}
+                />
+              </FitToBox>
             ) : (
               <Waiting failed={rightNow.isError} />
             )}
