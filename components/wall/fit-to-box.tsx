@@ -18,7 +18,7 @@ export function FitToBox({ version, children }: { version: unknown; children: Re
     const box = outer.current;
     const content = inner.current;
     if (!box || !content) return;
-    const fit = () => {
+    const fitContent = () => {
       const height = box.clientHeight;
       const width = box.clientWidth;
       let scale = 1;
@@ -34,9 +34,9 @@ export function FitToBox({ version, children }: { version: unknown; children: Re
       content.style.width = `${width / scale}px`;
       content.style.transform = scale < 1 ? `scale(${scale})` : "";
     };
-    fit();
-    window.addEventListener("resize", fit);
-    return () => window.removeEventListener("resize", fit);
+    fitContent();
+    window.addEventListener("resize", fitContent);
+    return () => window.removeEventListener("resize", fitContent);
   }, [version]);
   return (
     <div ref={outer} className="h-full overflow-hidden">
