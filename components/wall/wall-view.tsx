@@ -71,11 +71,13 @@ export function WallView() {
       </header>
 
       {signedOut ? (
-        <p role="alert" className="rounded-xl bg-red-50 p-6 text-3xl text-red-900">
-          {t("signedOut")}
-        </p>
+        <main className="min-h-0 flex-1">
+          <p role="alert" className="rounded-xl bg-red-50 p-6 text-3xl text-red-900">
+            {t("signedOut")}
+          </p>
+        </main>
       ) : (
-        <div className="grid min-h-0 flex-1 grid-cols-5 gap-4">
+        <main className="grid min-h-0 flex-1 grid-cols-5 gap-4">
           <div className="col-span-3 min-h-0 overflow-hidden" data-wall-region="right-now">
             {rightNow.data ? (
               <FitToBox version={rightNow.dataUpdatedAt}>
@@ -97,7 +99,7 @@ export function WallView() {
               <Waiting failed={overview.isError} />
             )}
           </div>
-        </div>
+        </main>
       )}
 
       <footer className="text-xl text-slate-600">
