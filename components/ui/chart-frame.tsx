@@ -96,6 +96,7 @@ export function SeriesChart({
   height,
   fontSize = 12,
   animate = true,
+  xInterval,
 }: {
   label: string;
   data: ({ label: string | undefined } & Record<string, unknown>)[];
@@ -108,6 +109,8 @@ export function SeriesChart({
   fontSize?: number;
   /** Off on the wall: a chart redrawn every poll for days should not animate each time. */
   animate?: boolean;
+  /** Labels of the x-axis skipped between two shown (recharts' own choice when not given). */
+  xInterval?: number;
 }) {
   const scale = fontSize / 12;
   // The axes' labels take the text colour (readable in both themes), not recharts' fixed grey.
@@ -120,7 +123,11 @@ export function SeriesChart({
           dataKey="label"
           fontSize={fontSize}
           tick={tick}
-          {...(hourly ? { interval: "preserveStartEnd" as const } : {})}
+          {...(xInterval !== undefined
+            ? { interval: xInterval }
+            : hourly
+              ? { interval: "preserveStartEnd" as const }
+              : {})}
         />
         {format ? (
           <YAxis

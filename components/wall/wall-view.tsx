@@ -156,6 +156,8 @@ function Today({
             height="100%"
             fontSize={fontSize}
             animate={false}
+            // About nine hour labels, whatever the screen (recharts' own spacing misjudges large labels).
+            xInterval={Math.max(0, Math.ceil(hourly.length / 9) - 1)}
             series={[
               { key: "today", name: data.day?.name ?? t("today"), color: chartColors.current },
               ...(data.previous_day
