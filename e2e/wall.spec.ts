@@ -163,6 +163,13 @@ test("the dark theme: chosen in the navigation, applied at once, kept with the a
   await expect(html).toHaveClass(/dark/);
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(lightness(background), background).toBeLessThan(0.3);
+  // What the overview looks like dark, on a desktop and on a phone (375 px), for the eye.
+  await expect(page.getByTestId("as-of").first()).toBeVisible({ timeout: 60_000 });
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, "console-dark.png") });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.screenshot({ path: join(SHOTS, "console-dark-375.png") });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Another browser (light preference): the account's choice applies from the first paint.
   const other = await browser.newContext({ colorScheme: "light" });
