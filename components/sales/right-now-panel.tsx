@@ -7,7 +7,7 @@ import { SeverityBadge } from "@/components/alerts";
 import { StateBadge } from "@/components/terminals";
 import { chartColors, SeriesChart } from "@/components/ui/chart-frame";
 import { joinClasses, textLinkClass } from "@/components/ui/class-names";
-import { DataAge, syncHealthOf, useFreshness } from "@/components/ui/data-age";
+import { AgeText, StaleMark, syncHealthOf, useFreshness } from "@/components/ui/data-age";
 import { eventFormat } from "@/components/ui/event-format";
 import { ReportNotLoaded, useLiveReport } from "@/components/ui/live-report";
 import { useIntlLocale } from "@/components/ui/locale-format";
@@ -102,11 +102,14 @@ export function RightNowFigures({
         <span className={joinClasses("text-slate-600", l.body)}>
           {t("window", { from: time(report.window.from).slice(0, 5), to: time(report.window.to), timeZone })}
         </span>
-        <span className={joinClasses("flex flex-wrap items-center gap-2 text-slate-700", l.body)}>
+        <span className={joinClasses("flex flex-wrap items-center gap-x-1.5 gap-y-1 text-slate-700", l.body)}>
           <span data-testid="right-now-as-of">
             {report.as_of ? tf("asOf", { time: time(report.as_of) }) : tf("notSynced")}
           </span>
-          <DataAge state={state} />
+          <AgeText state={state} />
+          <span className="ml-2">
+            <StaleMark state={state} />
+          </span>
         </span>
       </div>
       {error}
@@ -269,8 +272,9 @@ function Tile({
 function Comparison({ report, money }: { report: RightNowReport; money: (n: number) => string }) {
   const t = useTranslations("rightNow");
   const previous = report.sales.previous;
-  if (!report.previous_day || !previous) return <>{t("firstDay")}</>;
+  if (!report.previous_day) return <>{t("firstDay")}</>;
   const day = report.previous_day.name;
+  if (!previous) return <>{t("previousMirroring", { day })}</>;
   if (previous.total === 0) return <>{t("previousNone", { day })}</>;
   const pct = Math.round(((report.sales.total - previous.total) / previous.total) * 100);
   return <>{t("vsPrevious", { pct, day, amount: money(previous.total) })}</>;

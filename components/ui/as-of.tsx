@@ -4,7 +4,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { ErrorBox } from "@/components/ui/states";
 import type { DayFigures, LiveContext } from "@/lib/shared/api/sales";
-import { DataAge, syncHealthOf, useFreshness } from "./data-age";
+import { AgeText, StaleMark, syncHealthOf, useFreshness } from "./data-age";
 import { eventFormat } from "./event-format";
 import { useIntlLocale } from "./locale-format";
 import { FiguresMark, MirrorBanner } from "./mirror-status";
@@ -37,11 +37,14 @@ export function AsOf({
       className="mb-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600"
       data-stale={state.stale}
     >
-      <span data-testid="as-of">
-        {ctx.as_of ? t("dataAsOf", { time: time(ctx.as_of) }) : t("notSynced")}
-        {ctx.event && <span className="ml-1">({ctx.event.time_zone})</span>}
+      <span className="inline-flex flex-wrap gap-x-1.5">
+        <span data-testid="as-of">
+          {ctx.as_of ? t("dataAsOf", { time: time(ctx.as_of) }) : t("notSynced")}
+          {ctx.event && <span className="ml-1">({ctx.event.time_zone})</span>}
+        </span>
+        <AgeText state={state} />
       </span>
-      <DataAge state={state} />
+      <StaleMark state={state} />
       {fetching && <span className="text-slate-600">{t("refreshing")}</span>}
       {problems.length > 0 && (
         <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-amber-950">

@@ -51,23 +51,17 @@ export function useAgeText() {
   };
 }
 
-/** "· 2 s ago" and, when stale, the mark with its reasons. */
-export function DataAge({ state, className = "" }: { state: Freshness; className?: string }) {
+/** "· 2 s ago" (nothing without an as-of). */
+export function AgeText({ state }: { state: Freshness }) {
   const ago = useAgeText();
   if (state.age === null) return null;
-  return (
-    <>
-      <span data-testid="data-age" className={className}>
-        · {ago(state.age)}
-      </span>
-      {state.stale && <StaleMark state={state} />}
-    </>
-  );
+  return <span data-testid="data-age">· {ago(state.age)}</span>;
 }
 
 /** "Stale: sync failing; live updates disconnected", in red with a border (not by colour alone). */
 export function StaleMark({ state }: { state: Freshness }) {
   const t = useTranslations("freshness");
+  if (!state.stale) return null;
   return (
     <span
       role="status"
@@ -100,10 +94,13 @@ export function FreshnessLine({
       className="mb-3 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600"
       data-stale={state.stale}
     >
-      <span data-testid="as-of">
-        {f.as_of ? t("dataAsOf", { time: timeOfDay(f.as_of, timeZone) }) : t("notSynced")}
+      <span className="inline-flex flex-wrap gap-x-1.5">
+        <span data-testid="as-of">
+          {f.as_of ? t("dataAsOf", { time: timeOfDay(f.as_of, timeZone) }) : t("notSynced")}
+        </span>
+        <AgeText state={state} />
       </span>
-      <DataAge state={state} />
+      <StaleMark state={state} />
     </p>
   );
 }

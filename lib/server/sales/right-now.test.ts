@@ -8,7 +8,7 @@ import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
 import { insertEventDays, saleRecord, scanRecord, topupRecord } from "@/lib/testing/mirror-records";
 import { insertAlert, saveTerminalStates } from "../store/attention";
 import { upsertSales, upsertScans, upsertTopups } from "../store/mirror";
-import { rightNowReport } from "./right-now";
+import { previousInstant, rightNowReport, windowAt } from "./right-now";
 
 /**
  * Right now against a real store with known records: the 15-minute window's edges, the previous
@@ -124,6 +124,31 @@ describe("right now", () => {
     ]);
   });
 
+  it("follows re-sent records and status changes, and equals a recompute from the mirror", async () => {
+    const tables = [
+      "a_now_sales_minute",
+      "a_now_products_minute",
+      "a_now_topups_minute",
+      "a_now_scans_minute",
+    ];
+    const snapshot = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const t of tables) out[t] = await db.query(`select * from ${t} order by 1, 2`);
+      return out;
+    };
+    // A sale of a whole minute of the window turns failed, then completed again (a re-send).
+    const [row] = await db.query<{ id: string }>(
+      "select id from m_sales where occurred_at = '2026-07-11T23:56:00Z' and status = 'completed'",
+    );
+    await db.query("update m_sales set status = 'failed' where id = $1", [row!.id]);
+    expect((await rightNowReport(db, "manager", NOW)).sales).toMatchObject({ count: 1, total: 300 });
+    const byTriggers = await snapshot();
+    await db.query("select now_recompute()");
+    expect(await snapshot()).toEqual(byTriggers);
+    await db.query("update m_sales set status = 'completed' where id = $1", [row!.id]);
+    expect((await rightNowReport(db, "manager", NOW)).sales).toMatchObject({ count: 2, total: 800 });
+  });
+
   it("compares with the previous event day's same clock window, across midnight", async () => {
     const r = await rightNowReport(db, "manager", NOW);
     expect(r.previous_day?.id).toBe("day_1");
@@ -132,6 +157,21 @@ describe("right now", () => {
     // 02:00 local of each night is the fifth minute of the window.
     expect(r.sales.per_minute[4]).toMatchObject({ minute: "2026-07-12T00:00:00.000Z", previous_total: 1000 });
     expect(r.sales.per_minute.filter((m) => m.previous_total !== 0)).toHaveLength(1);
+  });
+
+  it("makes no comparison while the previous day's records are still being mirrored", async () => {
+    await db.query(
+      "insert into sync_backfill (resource, day_id, position, done) values ('sales', 'day_1', 1, false)",
+    );
+    try {
+      const r = await rightNowReport(db, "manager", NOW);
+      expect(r.previous_day?.id).toBe("day_1");
+      expect(r.sales.previous).toBeNull();
+      expect(r.sales.per_minute.every((m) => m.previous_total === null)).toBe(true);
+      expect(r.sales.total).toBe(800);
+    } finally {
+      await db.query("delete from sync_backfill");
+    }
   });
 
   it("has nothing to compare with on the first day", async () => {
@@ -182,6 +222,33 @@ describe("right now", () => {
     const supervisor = await rightNowReport(db, "supervisor", NOW);
     expect(supervisor.alerts.open).toBe(4);
     expect(supervisor.alerts.top.map((a) => a.subject)).toEqual(["bar-03", "bar-02", "worker"]);
+  });
+});
+
+describe("the window and the previous day's same clock time", () => {
+  const day = (id: string, date: string) => ({ id, name: id, date, starts_at: "", ends_at: "" });
+
+  it("keeps the local clock across a daylight-saving change (Madrid, 25 October 2026)", () => {
+    // 01:10 local on 26 Oct (CET, +1) → 01:10 local on 25 Oct (still CEST, +2): 25 h earlier.
+    const at = new Date("2026-10-26T00:10:00.000Z");
+    expect(
+      previousInstant(at, "Europe/Madrid", day("d2", "2026-10-25"), day("d1", "2026-10-24")).toISOString(),
+    ).toBe("2026-10-24T23:10:00.000Z");
+  });
+
+  it("goes back as many calendar days as lie between the two days (a day off between them)", () => {
+    const at = new Date("2026-07-12T00:10:30.000Z");
+    expect(
+      previousInstant(at, "Europe/Madrid", day("d3", "2026-07-11"), day("d1", "2026-07-09")).toISOString(),
+    ).toBe("2026-07-10T00:10:30.000Z");
+  });
+
+  it("starts at the event-local minute 14 minutes before the current one", () => {
+    // Kathmandu is UTC+05:45: its minutes are the UTC minutes, its hours are not.
+    expect(windowAt(new Date("2026-07-12T00:10:30.500Z"), "Asia/Kathmandu")).toEqual({
+      from: new Date("2026-07-11T23:56:00.000Z"),
+      to: new Date("2026-07-12T00:10:30.500Z"),
+    });
   });
 });
 

@@ -49,6 +49,9 @@ export async function rightNowReport(db: Queryable, role: Actor, now = new Date(
   const index = day ? ctx.days.findIndex((d) => d.id === day.id) : -1;
   const previous = day && index > 0 ? (ctx.days[index - 1] ?? null) : null;
   const window = windowAt(now, tz);
+  // The previous day's figures need its records: none while they are still being mirrored.
+  const previousWalked =
+    previous !== null && (ctx.mirror.days.find((d) => d.day_id === previous.id)?.walked ?? true);
   const previousWindow =
     day && previous
       ? {
@@ -58,8 +61,8 @@ export async function rightNowReport(db: Queryable, role: Actor, now = new Date(
       : null;
 
   const [minutes, previousMinutes, flows, zones, products, terminals, alerts] = await Promise.all([
-    store.salesPerMinute(db, window, tz),
-    previousWindow ? store.salesPerMinute(db, previousWindow, tz) : Promise.resolve(null),
+    store.salesPerMinute(db, window),
+    previousWindow && previousWalked ? store.salesPerMinute(db, previousWindow) : Promise.resolve(null),
     store.topupFlows(db, window),
     store.scansByZone(db, window),
     store.topProducts(db, window, TOP_PRODUCTS),
@@ -80,7 +83,7 @@ export async function rightNowReport(db: Queryable, role: Actor, now = new Date(
       minute: iso(minute),
       count: row?.count ?? 0,
       total: row?.total ?? 0,
-      previous_total: previousWindow ? (before?.total ?? 0) : null,
+      previous_total: previousMinutes ? (before?.total ?? 0) : null,
     };
   });
   const sum = (rows: { count: number; total: number }[]) =>

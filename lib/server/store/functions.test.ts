@@ -114,6 +114,13 @@ describeStoreFunctions("dashboard", {
     "select live_recompute_topup_types()",
     "select live_recompute_aggregates()",
     "select attention_recompute()",
+    "select now_recompute()",
   ],
-  derived: ["a_sales_hour", "a_device_minute", "a_topups_ticket_type", "m_ticket_words"],
+  derived: [
+    "a_sales_hour",
+    "a_device_minute",
+    "a_topups_ticket_type",
+    "m_ticket_words",
+    "a_now_sales_minute",
+  ],
 });

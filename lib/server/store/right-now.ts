@@ -2,9 +2,11 @@ import "server-only";
 import type { Queryable } from "@/lib/db/db";
 
 /**
- * The right-now figures' reads: completed records whose `occurred_at` falls in a window of a few
- * minutes, through the `occurred_at` indexes of m_sales, m_topups and m_scans (a range scan of the
- * window's rows, whatever the mirror's size). Minutes are the event zone's (`tz`), as UTC instants.
+ * The right-now figures' reads, by minute of `occurred_at`: the whole minutes of a window from the
+ * minute tables the mirror's triggers keep exact (migration 021, function files 35-37), the minute
+ * not over yet (up to `to`, now) from the records themselves through their `occurred_at` indexes.
+ * A 15-minute window reads 14 minutes of aggregate rows and one minute of records, whatever the
+ * mirror holds. `from` starts a minute.
  */
 
 export interface Window {
@@ -12,56 +14,74 @@ export interface Window {
   to: Date;
 }
 
-/** The event-local minute holding occurred_at ($3: the zone), as its UTC instant. */
-const MINUTE = "(date_trunc('minute', occurred_at at time zone $3) at time zone $3)";
+const MINUTE = 60_000;
 
-export function salesPerMinute(db: Queryable, w: Window, tz: string) {
+/** $1: the window's first minute, $2: the minute not over yet (where the records take over), $3: the end. */
+function bounds(w: Window): string[] {
+  const partial = new Date(Math.floor(w.to.getTime() / MINUTE) * MINUTE);
+  return [w.from.toISOString(), partial.toISOString(), w.to.toISOString()];
+}
+
+const WHOLE = "minute >= $1::timestamptz and minute < $2::timestamptz";
+const PARTIAL = "occurred_at >= $2::timestamptz and occurred_at < $3::timestamptz";
+
+export function salesPerMinute(db: Queryable, w: Window) {
   return db.query<{ minute: string; count: number; total: number }>(
-    `select ${MINUTE} as minute, count(*)::float8 as count, sum(total)::float8 as total
-     from m_sales
-     where occurred_at >= $1 and occurred_at < $2 and status = 'completed'
-     group by 1 order by 1`,
-    [w.from.toISOString(), w.to.toISOString(), tz],
+    `select minute, sum(count)::float8 as count, sum(total)::float8 as total from (
+       select minute, count, total from a_now_sales_minute where ${WHOLE}
+       union all
+       select date_trunc('minute', occurred_at), 1, total from m_sales where ${PARTIAL} and status = 'completed'
+     ) x group by minute order by minute`,
+    bounds(w),
   );
 }
 
 /** Top-ups and withdrawals: paid money, promo credit (bonus, courtesy) and transfers kept apart. */
 export function topupFlows(db: Queryable, w: Window) {
   return db.query<{ direction: string; kind: "paid" | "promo" | "transfer"; count: number; amount: number }>(
-    `select direction,
-       case when nature = 'paid' then 'paid' when nature = 'transfer' then 'transfer' else 'promo' end as kind,
-       count(*)::float8 as count, sum(amount)::float8 as amount
-     from m_topups
-     where occurred_at >= $1 and occurred_at < $2 and status = 'completed'
-     group by 1, 2`,
-    [w.from.toISOString(), w.to.toISOString()],
+    `select direction, kind, sum(count)::float8 as count, sum(amount)::float8 as amount from (
+       select direction, kind, count, amount from a_now_topups_minute where ${WHOLE}
+       union all
+       select direction,
+         case when nature = 'paid' then 'paid' when nature = 'transfer' then 'transfer' else 'promo' end,
+         1, amount
+       from m_topups where ${PARTIAL} and status = 'completed'
+     ) x group by 1, 2`,
+    bounds(w),
   );
 }
 
 /** Door scans (check-ins and access checks) per zone, allowed and denied. */
 export function scansByZone(db: Queryable, w: Window) {
   return db.query<{ zone_id: string; name: string; allowed: number; denied: number }>(
-    `select coalesce(s.zone_id, '') as zone_id, coalesce(max(z.name), s.zone_id, '') as name,
-       (count(*) filter (where s.allowed))::float8 as allowed,
-       (count(*) filter (where not s.allowed))::float8 as denied
-     from m_scans s left join m_zones z on z.id = s.zone_id
-     where s.occurred_at >= $1 and s.occurred_at < $2
-     group by s.zone_id
+    `select x.zone_id, coalesce(max(z.name), x.zone_id) as name,
+       coalesce(sum(x.count) filter (where x.allowed), 0)::float8 as allowed,
+       coalesce(sum(x.count) filter (where not x.allowed), 0)::float8 as denied
+     from (
+       select zone_id, allowed, count from a_now_scans_minute where ${WHOLE}
+       union all
+       select coalesce(zone_id, ''), allowed, 1 from m_scans where ${PARTIAL}
+     ) x left join m_zones z on z.id = x.zone_id
+     group by x.zone_id
      order by 3 desc, 2`,
-    [w.from.toISOString(), w.to.toISOString()],
+    bounds(w),
   );
 }
 
 /** The products sold most (by money charged) in the window. */
 export function topProducts(db: Queryable, w: Window, limit: number) {
   return db.query<{ product_id: string; name: string; quantity: number; total: number }>(
-    `select i.product_id, max(i.name) as name, sum(i.quantity)::float8 as quantity,
-       sum(i.charged_amount)::float8 as total
-     from m_sales s,
-       jsonb_to_recordset(s.items) as i(product_id text, name text, quantity bigint, charged_amount bigint)
-     where s.occurred_at >= $1 and s.occurred_at < $2 and s.status = 'completed'
-     group by i.product_id
-     order by 4 desc, 1 limit $3`,
-    [w.from.toISOString(), w.to.toISOString(), limit],
+    `select product_id, max(name) as name, sum(quantity)::float8 as quantity, sum(total)::float8 as total
+     from (
+       select product_id, name, quantity, total from a_now_products_minute where ${WHOLE}
+       union all
+       select i.product_id, i.name, i.quantity, i.charged_amount
+       from m_sales s,
+         jsonb_to_recordset(s.items) as i(product_id text, name text, quantity bigint, charged_amount bigint)
+       where ${PARTIAL} and s.status = 'completed'
+     ) x
+     group by product_id
+     order by 4 desc, 1 limit $4`,
+    [...bounds(w), limit],
   );
 }

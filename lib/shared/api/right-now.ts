@@ -33,7 +33,7 @@ export const RightNowReport = LiveContext.extend({
   sales: z.object({
     count,
     total: money,
-    /** The previous day's same window (null: first day). */
+    /** The previous day's same window (null: first day, or its records still being mirrored). */
     previous: z.object({ count, total: money }).nullable(),
     /** One row per minute of the window, oldest first; `previous_total` the same clock minute before. */
     per_minute: z.array(z.object({ minute: instant, count, total: money, previous_total: money.nullable() })),
