@@ -19,6 +19,9 @@ const PUBLIC = [
   "/api/auth/login",
   "/api/auth/logout",
   "/api/auth/locale",
+  // A wall's link: the page reads the token from its #fragment and trades it for a wall session.
+  "/wall/connect",
+  "/api/wall/connect",
   "/favicon.ico",
   "/robots.txt",
 ];
@@ -49,8 +52,11 @@ async function signedIn(request: NextRequest): Promise<boolean> {
   const seal = request.cookies.get(SESSION_COOKIE)?.value;
   if (!seal) return false;
   try {
-    const data = await unsealData<{ sid?: string }>(seal, { password: dashboardConfig().SESSION_SECRET });
-    return typeof data.sid === "string";
+    const data = await unsealData<{ sid?: string; wall?: string }>(seal, {
+      password: dashboardConfig().SESSION_SECRET,
+    });
+    // A user's session (sid) or a wall's (wall): the page or handler checks it in the store.
+    return typeof data.sid === "string" || typeof data.wall === "string";
   } catch {
     return false;
   }

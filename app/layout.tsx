@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
+import { pageTheme } from "@/lib/server/auth/page-theme";
+import { themeClass } from "@/lib/shared/theme";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -11,9 +13,9 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const locale = await getLocale();
+  const [locale, theme] = await Promise.all([getLocale(), pageTheme()]);
   return (
-    <html lang={locale}>
+    <html lang={locale} className={themeClass(theme)}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         <NextIntlClientProvider>
           <Providers>{children}</Providers>

@@ -5,11 +5,13 @@ import { usePathname, useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { LanguageSwitcher } from "@/components/language-switcher";
+import { ThemeSwitcher } from "@/components/theme-switcher";
 import { call } from "@/lib/shared/api/call";
 import { endpoints } from "@/lib/shared/api/endpoints";
 import { isConsoleError } from "@/lib/shared/api/errors";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { can, type Role, screens } from "@/lib/shared/permissions";
+import type { Theme } from "@/lib/shared/theme";
 
 /**
  * The screens this role may open. From the tablet width (768 px) up, a column beside the screen;
@@ -17,7 +19,7 @@ import { can, type Role, screens } from "@/lib/shared/permissions";
  * the first screen when it opens, Escape closes it and returns to the button, and it closes when a
  * screen is chosen), so that the search box comes right after one short bar.
  */
-export function Nav({ role, username }: { role: Role; username: string }) {
+export function Nav({ role, username, theme }: { role: Role; username: string; theme: Theme }) {
   const t = useTranslations();
   const pathname = usePathname();
   const router = useRouter();
@@ -114,6 +116,7 @@ export function Nav({ role, username }: { role: Role; username: string }) {
           {t("nav.signOutEverywhere")}
         </button>
         <LanguageSwitcher className="mt-4 px-2" />
+        <ThemeSwitcher theme={theme} className="mt-2 px-2" />
       </div>
     </nav>
   );

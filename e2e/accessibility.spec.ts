@@ -284,6 +284,27 @@ test.describe("on a tablet (768×1024), as manager", () => {
   }
 });
 
+// The dark theme (issue 27): every screen as the system's dark preference paints it (no choice
+// made: the stylesheet follows prefers-color-scheme), and the sign-in page, meet AA contrast too.
+test.describe("in the dark theme, as manager", () => {
+  test.use({ colorScheme: "dark" });
+  test("the login page", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+    // Chromium answers the palette's colours as lab(L a b), L from 0 to 100: the background is dark.
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(Number(background.match(/^lab\(([\d.]+)/)?.[1] ?? 100), background).toBeLessThan(30);
+    await expectNoViolations(page, "/login in the dark theme");
+  });
+  for (const screen of screens) {
+    test(`${screen.label} (${screen.href})`, async ({ page }) => {
+      await signIn(page, "manager");
+      await open(page, screen.href, ready[screen.href]);
+      await expectNoViolations(page, `${screen.href} in the dark theme`);
+    });
+  }
+});
+
 // Staff at the gate use phones (issue 14): every staff screen at an iPhone's width (390 px, touch),
 // with the menu open, a name search's results as cards, the scanner and a refused screen's notice.
 test.describe("on a phone (iPhone 13's profile in Chromium), as staff", () => {

@@ -57,7 +57,8 @@ export function ChartFrame({
   children,
 }: {
   label: string;
-  height?: number;
+  /** Pixels, or a CSS height ("100%": the box it is given, as on the wall). */
+  height?: number | string;
   children: ReactElement;
 }) {
   return (
@@ -93,6 +94,9 @@ export function SeriesChart({
   hourly = false,
   legend = false,
   height,
+  fontSize = 12,
+  animate = true,
+  xInterval,
 }: {
   label: string;
   data: ({ label: string | undefined } & Record<string, unknown>)[];
@@ -100,20 +104,43 @@ export function SeriesChart({
   format?: (value: number) => string;
   hourly?: boolean;
   legend?: boolean;
-  height?: number;
+  height?: number | string;
+  /** Of the axes' labels, in pixels (the wall's are read from three metres). */
+  fontSize?: number;
+  /** Off on the wall: a chart redrawn every poll for days should not animate each time. */
+  animate?: boolean;
+  /** Labels of the x-axis skipped between two shown (recharts' own choice when not given). */
+  xInterval?: number;
 }) {
+  const scale = fontSize / 12;
+  // The axes' labels take the text colour (readable in both themes), not recharts' fixed grey.
+  const tick = { fill: "currentColor", fontSize };
   return (
     <ChartFrame label={label} height={height}>
       <ComposedChart title={label} data={data} margin={{ left: format ? 16 : 8, right: 8 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="label" fontSize={12} {...(hourly ? { interval: "preserveStartEnd" as const } : {})} />
+        <XAxis
+          dataKey="label"
+          fontSize={fontSize}
+          tick={tick}
+          {...(xInterval !== undefined
+            ? { interval: xInterval }
+            : hourly
+              ? { interval: "preserveStartEnd" as const }
+              : {})}
+        />
         {format ? (
-          <YAxis tickFormatter={(v: number) => format(v)} width={80} fontSize={12} />
+          <YAxis
+            tickFormatter={(v: number) => format(v)}
+            width={80 * scale}
+            fontSize={fontSize}
+            tick={tick}
+          />
         ) : (
-          <YAxis allowDecimals={false} fontSize={12} />
+          <YAxis allowDecimals={false} fontSize={fontSize} tick={tick} width={60 * scale} />
         )}
         <Tooltip {...(format ? { formatter: tooltipValue(format) } : {})} />
-        {legend && <Legend />}
+        {legend && <Legend wrapperStyle={{ fontSize }} />}
         {series.map((s) =>
           s.line ? (
             <Line
@@ -124,6 +151,7 @@ export function SeriesChart({
               strokeWidth={2}
               dot={false}
               type="monotone"
+              isAnimationActive={animate}
               {...(s.dashed ? { strokeDasharray: "6 4", connectNulls: false } : {})}
             />
           ) : (
@@ -132,6 +160,7 @@ export function SeriesChart({
               dataKey={s.key}
               name={s.name}
               fill={s.color}
+              isAnimationActive={animate}
               {...(s.stack ? { stackId: s.stack } : {})}
             />
           ),

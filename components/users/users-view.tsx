@@ -15,6 +15,7 @@ import type { AccountView } from "@/lib/shared/api/users";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { dateTime } from "@/lib/shared/format/time";
 import { type Role, roles } from "@/lib/shared/permissions";
+import { WallsPanel } from "./walls-panel";
 
 /**
  * Staff accounts (managers): who is locked out of new browsers by failed sign-ins, who is signed in
@@ -81,6 +82,7 @@ export function UsersScreen({ me }: { me: string }) {
           }))}
         />
       </Panel>
+      <WallsPanel />
     </div>
   );
 }

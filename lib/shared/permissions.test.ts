@@ -25,9 +25,9 @@ describe("permission table", () => {
     expect(can("manager", "audit.view")).toBe(true);
   });
 
-  it("only names known roles, and every role has a home screen it may open", () => {
+  it("only names known roles (and the wall), and every role has a home screen it may open", () => {
     for (const allowed of Object.values(permissions))
-      for (const role of allowed) expect(roles).toContain(role);
+      for (const role of allowed) expect([...roles, "wall"]).toContain(role);
     for (const role of roles) {
       const home = screens.find((s) => s.href === homeFor(role));
       expect(home && can(role, home.permission)).toBe(true);
@@ -35,5 +35,13 @@ describe("permission table", () => {
     expect(homeFor("staff")).toBe("/search");
     expect(homeFor("manager")).toBe("/");
     expect(homeFor("supervisor")).toBe("/");
+  });
+});
+
+describe("the wall", () => {
+  it("reads the overview's figures and the wall, and may do nothing else", () => {
+    const granted = (Object.keys(permissions) as (keyof typeof permissions)[]).filter((p) => can("wall", p));
+    expect(granted.sort()).toEqual(["overview.view", "wall.view"]);
+    expect(homeFor("wall")).toBe("/wall");
   });
 });

@@ -5,10 +5,16 @@ import type { AlertKind } from "./api/attention";
  * can never do on the server what its screens do not offer, nor the reverse.
  */
 export const roles = ["manager", "supervisor", "staff"] as const;
+/** The role of a user account. */
 export type Role = (typeof roles)[number];
+/**
+ * Who a session acts as: a user's role, or a wall (a TV showing the right-now figures: its own kind of
+ * session, from a token a manager issued; it reads what the wall shows and nothing else).
+ */
+export type Actor = Role | "wall";
 
 export const permissions = {
-  "overview.view": ["manager", "supervisor"],
+  "overview.view": ["manager", "supervisor", "wall"],
   "sales.view": ["manager", "supervisor"],
   "topups.view": ["manager", "supervisor"],
   "topups.create": ["manager", "supervisor"],
@@ -34,12 +40,14 @@ export const permissions = {
   "terminals.manage": ["manager"],
   "alerts.view": ["manager", "supervisor", "staff"],
   "alerts.acknowledge": ["manager", "supervisor"],
-} as const satisfies Record<string, readonly Role[]>;
+  /** The wall page (/wall) and the reads only it makes; managers and supervisors may look at it too. */
+  "wall.view": ["manager", "supervisor", "wall"],
+} as const satisfies Record<string, readonly Actor[]>;
 
 export type Permission = keyof typeof permissions;
 
-export function can(role: Role, permission: Permission): boolean {
-  return (permissions[permission] as readonly Role[]).includes(role);
+export function can(role: Actor, permission: Permission): boolean {
+  return (permissions[permission] as readonly Actor[]).includes(role);
 }
 
 /** The screens of the console, in navigation order, with the permission each needs. */
@@ -71,7 +79,9 @@ export const screens = [
  * Where a role lands after login (and after a screen it may not open): its first screen. Managers
  * and supervisors land on the overview; staff on the search, the gate's tool.
  */
-export function homeFor(role: Role): string {
+export function homeFor(role: Actor): string {
+  // A wall opens the wall and nothing else (it may read the overview's figures, not its page).
+  if (role === "wall") return "/wall";
   return screens.find((s) => can(role, s.permission))?.href ?? "/connection";
 }
 
@@ -80,20 +90,20 @@ export function homeFor(role: Role): string {
  * what stops their tools (the sync); terminals, money and nights concern managers and supervisors.
  */
 export const alertKindRoles = {
-  terminal_quiet: ["manager", "supervisor"],
-  terminal_late: ["manager", "supervisor"],
+  terminal_quiet: ["manager", "supervisor", "wall"],
+  terminal_late: ["manager", "supervisor", "wall"],
   signed_night_moved: ["manager", "supervisor"],
   night_mismatch: ["manager", "supervisor"],
-  sync_stalled: ["manager", "supervisor", "staff"],
-  sync_failing: ["manager", "supervisor"],
+  sync_stalled: ["manager", "supervisor", "staff", "wall"],
+  sync_failing: ["manager", "supervisor", "wall"],
   sync_quota: ["manager"],
   refund_spike: ["manager", "supervisor"],
   negative_balance: ["manager", "supervisor"],
   review_waiting: ["manager", "supervisor"],
-} as const satisfies Record<AlertKind, readonly Role[]>;
+} as const satisfies Record<AlertKind, readonly Actor[]>;
 
-export function alertKindsFor(role: Role): AlertKind[] {
+export function alertKindsFor(role: Actor): AlertKind[] {
   return (Object.keys(alertKindRoles) as AlertKind[]).filter((k) =>
-    (alertKindRoles[k] as readonly Role[]).includes(role),
+    (alertKindRoles[k] as readonly Actor[]).includes(role),
   );
 }

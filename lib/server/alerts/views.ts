@@ -3,7 +3,7 @@ import type { Db, Queryable } from "@/lib/db/db";
 import type { Alert, AlertCount, AlertsView } from "@/lib/shared/api/attention";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import { dateTime } from "@/lib/shared/format/time";
-import { alertKindsFor, type Role } from "@/lib/shared/permissions";
+import { type Actor, alertKindsFor } from "@/lib/shared/permissions";
 import { pushBus } from "../push";
 import * as store from "../store/attention";
 import { recordAudit } from "../store/audit-log";
@@ -16,7 +16,7 @@ const ALERTS_ON_PAGE = 200;
 
 const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id: d.id, name: d.name }));
 
-export async function alertsView(db: Queryable, role: Role, now = new Date()): Promise<AlertsView> {
+export async function alertsView(db: Queryable, role: Actor, now = new Date()): Promise<AlertsView> {
   const kinds = alertKindsFor(role);
   const [alerts, format, days, freshness] = await Promise.all([
     store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
@@ -42,7 +42,7 @@ const SEVERITY_RANK = { critical: 0, warning: 1, info: 2 } as const;
  */
 export async function mostSevereOpen(
   db: Queryable,
-  role: Role,
+  role: Actor,
   limit: number,
 ): Promise<{ open: number; top: Alert[] }> {
   const kinds = new Set(alertKindsFor(role));
@@ -56,7 +56,7 @@ export async function mostSevereOpen(
   return { open: open.length, top: sorted.slice(0, limit) };
 }
 
-export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
+export function alertCount(db: Queryable, role: Actor): Promise<AlertCount> {
   return store.countOpenAlerts(db, alertKindsFor(role));
 }
 
@@ -66,7 +66,7 @@ export function alertCount(db: Queryable, role: Role): Promise<AlertCount> {
  */
 export async function acknowledge(
   db: Db,
-  user: { id: string; username: string; role: Role },
+  user: { id: string; username: string; role: Actor },
   id: string,
   comment: string,
   now = new Date(),

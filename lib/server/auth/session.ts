@@ -3,11 +3,13 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import type { Queryable } from "@/lib/db/db";
-import type { Role } from "@/lib/shared/permissions";
+import type { Actor } from "@/lib/shared/permissions";
+import type { Theme } from "@/lib/shared/theme";
 import type { DashboardConfig } from "../config";
 import * as sessions from "../store/sessions";
 import { readCookie, setCookie } from "./cookies";
 import { SESSION_COOKIE } from "./session-cookie";
+import { type WallSeal, wallSessionOf } from "./wall-session";
 
 export { SESSION_COOKIE };
 
@@ -21,15 +23,19 @@ export { SESSION_COOKIE };
 export interface SessionUser {
   id: string;
   username: string;
-  role: Role;
+  /** A user's role, or `wall` for a wall's session (wall-session.ts). */
+  role: Actor;
   /** The language the user chose (null: the browser's). */
   locale: Locale | null;
+  /** The theme the user chose (null or absent: the system's). */
+  theme?: Theme | null;
 }
 
-/** The session the request carries: its user, and the id's hash (to end it). */
+/** The session the request carries: its user, and the id's hash (to end it); a wall's names the wall. */
 export interface Session {
   user: SessionUser;
   idHash: string;
+  wall?: { id: string; token: string; issuedAt: number };
 }
 
 /** Fixed lifetime: a shift plus margin. Never extended. */
@@ -48,20 +54,31 @@ export async function sessionOfSeal(
   now = new Date(),
 ): Promise<Session | null> {
   if (!seal) return null;
-  let sid: unknown;
+  let data: { sid?: unknown } & Partial<WallSeal>;
   try {
-    ({ sid } = await unsealData<{ sid?: string }>(seal, {
+    data = await unsealData<{ sid?: unknown } & Partial<WallSeal>>(seal, {
       password: config.SESSION_SECRET,
       ttl: SESSION_TTL_S,
-    }));
+    });
   } catch {
     return null;
   }
+  if (data.wall !== undefined) return wallSessionOf(db, data, now);
+  const { sid } = data;
   if (typeof sid !== "string" || sid.length < 32) return null;
   const idHash = hashOf(sid);
   const user = await sessions.findSessionUser(db, idHash, now);
   return user
-    ? { user: { id: user.id, username: user.username, role: user.role, locale: user.locale }, idHash }
+    ? {
+        user: {
+          id: user.id,
+          username: user.username,
+          role: user.role,
+          locale: user.locale,
+          theme: user.theme,
+        },
+        idHash,
+      }
     : null;
 }
 

@@ -61,8 +61,8 @@ export async function signIn(
     );
   }
   if (!result.ok) throw new ConsoleError("invalid_credentials", "Wrong username or password.");
-  const { id, username, role, locale } = result.user;
-  const user: SessionUser = { id, username, role, locale };
+  const { id, username, role, locale, theme } = result.user;
+  const user = { id, username, role, locale, theme } satisfies SessionUser;
   const secure = config.NODE_ENV === "production";
   const cookies = [
     await startSession(db, config, user, client, now),

@@ -1,6 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
-import { can, homeFor, type Permission, screens } from "@/lib/shared/permissions";
+import { can, homeFor, type Permission, type Role, screens } from "@/lib/shared/permissions";
 import { currentUser } from "../auth/page-session";
 import type { SessionUser } from "../auth/session";
 import { getDashboard } from "../dashboard";
@@ -12,7 +12,7 @@ export const DENIED_PARAM = "denied";
  * For pages: the signed-in user, who may see this screen. A role that may not is sent to its home
  * with `?denied=<the screen's path>` (shown there as a short notice), never to a dead end.
  */
-export async function pageUser(permission: Permission): Promise<{ user: SessionUser }> {
+export async function pageUser(permission: Permission): Promise<{ user: ConsoleUser }> {
   const user = await signedInUser();
   if (!can(user.role, permission)) redirect(deniedRedirect(user, permission));
   return { user };
@@ -25,9 +25,24 @@ export function deniedRedirect(user: SessionUser, permission: Permission): strin
   return `${homeFor(user.role)}?${query}`;
 }
 
-/** For the console's layout: the signed-in user, or a redirect to the sign-in page. */
-export async function signedInUser(): Promise<SessionUser> {
+/** A user of the console's screens: a person with a role (never a wall). */
+export type ConsoleUser = SessionUser & { role: Role };
+
+/**
+ * For the console's layout and pages: the signed-in user, or a redirect to the sign-in page. A wall's
+ * session opens no screen of the console: it is sent to the wall.
+ */
+export async function signedInUser(): Promise<ConsoleUser> {
   const user = await currentUser(await getDashboard());
   if (!user) redirect("/login");
+  if (user.role === "wall") redirect("/wall");
+  return user as ConsoleUser;
+}
+
+/** For the wall page: a wall's session, or a user whose role may look at the wall. */
+export async function wallViewer(): Promise<SessionUser> {
+  const user = await currentUser(await getDashboard());
+  if (!user) redirect("/login?next=%2Fwall");
+  if (!can(user.role, "wall.view")) redirect(deniedRedirect(user, "wall.view"));
   return user;
 }

@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import type { Queryable } from "@/lib/db/db";
 import { RIGHT_NOW_MINUTES, type RightNowReport } from "@/lib/shared/api/right-now";
 import type { LiveDay } from "@/lib/shared/api/sales";
-import type { Role } from "@/lib/shared/permissions";
+import type { Actor } from "@/lib/shared/permissions";
 import { mostSevereOpen } from "../alerts";
 import * as store from "../store/right-now";
 import { eventContext, pickDay } from "../sync/freshness";
@@ -42,7 +42,7 @@ export function previousInstant(at: Date, tz: string, day: LiveDay, previous: Li
 
 const iso = (d: Date) => d.toISOString();
 
-export async function rightNowReport(db: Queryable, role: Role, now = new Date()): Promise<RightNowReport> {
+export async function rightNowReport(db: Queryable, role: Actor, now = new Date()): Promise<RightNowReport> {
   const ctx = await eventContext(db, now);
   const tz = ctx.event?.time_zone ?? "UTC";
   const day = pickDay(ctx, null, now);

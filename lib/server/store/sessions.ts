@@ -25,7 +25,7 @@ export async function insertSession(
 /** The user of a live session (not expired, not ended), read fresh: a role change counts at once. */
 export async function findSessionUser(db: Queryable, idHash: string, now: Date): Promise<User | undefined> {
   const [user] = await db.query<User>(
-    `select u.id, u.username, u.role, u.locale, u.created_at from sessions s join users u on u.id = s.user_id
+    `select u.id, u.username, u.role, u.locale, u.theme, u.created_at from sessions s join users u on u.id = s.user_id
       where s.id_hash = $1 and s.expires_at > $2`,
     [idHash, now],
   );

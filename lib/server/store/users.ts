@@ -2,6 +2,7 @@ import "server-only";
 import type { Queryable } from "@/lib/db/db";
 import type { Locale } from "@/lib/shared/i18n/locales";
 import type { Role } from "@/lib/shared/permissions";
+import type { Theme } from "@/lib/shared/theme";
 
 export interface User {
   id: string;
@@ -9,10 +10,12 @@ export interface User {
   role: Role;
   /** Null until the user picks a language: the browser's is used. */
   locale: Locale | null;
+  /** Null until the user picks a theme: the system's is used. */
+  theme: Theme | null;
   created_at: string;
 }
 
-const COLUMNS = "id, username, role, locale, created_at";
+const COLUMNS = "id, username, role, locale, theme, created_at";
 
 export async function insertUser(
   db: Queryable,
@@ -76,6 +79,11 @@ export async function updateRole(
 /** Keeps the language a user chose. */
 export async function updateLocale(db: Queryable, id: string, locale: Locale): Promise<void> {
   await db.query("update users set locale = $2, updated_at = now() where id = $1", [id, locale]);
+}
+
+/** Keeps the theme a user chose. */
+export async function updateTheme(db: Queryable, id: string, theme: Theme): Promise<void> {
+  await db.query("update users set theme = $2, updated_at = now() where id = $1", [id, theme]);
 }
 
 export async function findUser(db: Queryable, id: string): Promise<User | undefined> {

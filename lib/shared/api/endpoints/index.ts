@@ -7,6 +7,7 @@ import { audit, imports } from "./imports";
 import { night } from "./night";
 import { push } from "./push";
 import { live } from "./sales";
+import { theme, wall } from "./wall";
 
 export type { AnswerOf, CallInput, EndpointSpec } from "./define";
 
@@ -26,6 +27,8 @@ export const endpoints = {
   connection,
   docs,
   push,
+  wall,
+  theme,
 };
 
 /** The same, as one list (the tests and the OpenAPI document walk it). */
