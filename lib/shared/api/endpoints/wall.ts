@@ -23,6 +23,8 @@ export const wall = {
     permission: "users.manage",
     answer: WallsView,
     refresh: "live",
+    // Changed only by this screen's own writes (a wall issued or revoked), or the wall's renewal poll.
+    pushedBy: [],
   }),
   issue: endpoint({
     name: "wall.issue",
@@ -63,6 +65,8 @@ export const wall = {
     permission: "wall.view",
     answer: WallHeartbeat,
     refresh: "live",
+    // Changed only by this screen's own writes (a wall issued or revoked), or the wall's renewal poll.
+    pushedBy: [],
   }),
 };
 
