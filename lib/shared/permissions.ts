@@ -34,6 +34,9 @@ export const permissions = {
   "terminals.manage": ["manager"],
   "alerts.view": ["manager", "supervisor", "staff"],
   "alerts.acknowledge": ["manager", "supervisor"],
+  "gates.view": ["manager", "supervisor"],
+  /** Zone capacities and the misuse rules' settings (audited). */
+  "gates.manage": ["manager"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;
@@ -60,6 +63,8 @@ export const screens = [
     permission: "reconciliation.view",
   },
   { href: "/scans", key: "scans", label: "Door scans", permission: "scans.view" },
+  { href: "/gates", key: "gates", label: "Entries and gates", permission: "gates.view" },
+  { href: "/gates/misuse", key: "misuse", label: "Misuse", permission: "gates.view" },
   { href: "/terminals", key: "terminals", label: "Terminals", permission: "terminals.view" },
   { href: "/alerts", key: "alerts", label: "Alerts", permission: "alerts.view" },
   { href: "/audit", key: "audit", label: "Audit log", permission: "audit.view" },
@@ -90,6 +95,12 @@ export const alertKindRoles = {
   refund_spike: ["manager", "supervisor"],
   negative_balance: ["manager", "supervisor"],
   review_waiting: ["manager", "supervisor"],
+  zone_capacity: ["manager", "supervisor", "staff"],
+  impossible_walk: ["manager", "supervisor", "staff"],
+  double_checkin: ["manager", "supervisor", "staff"],
+  denied_burst: ["manager", "supervisor", "staff"],
+  double_swipe: ["manager", "supervisor"],
+  offline_double_spend: ["manager", "supervisor"],
 } as const satisfies Record<AlertKind, readonly Role[]>;
 
 export function alertKindsFor(role: Role): AlertKind[] {
