@@ -117,4 +117,4 @@ create index m_scans_holder on m_scans ((coalesce(wristband_id, 't:' || ticket_c
 create index m_scans_ticket_checkin on m_scans (ticket_code) where kind = 'check_in' and allowed;
 create index m_scans_denied_device on m_scans (device_id, reason, occurred_at) where not allowed;
 create index m_sales_wristband on m_sales (wristband_id, created_at);
-create index m_topups_wristband on m_topups (wristband_id, created_at);
+-- m_topups_wristband (migration 015) serves one wristband's top-ups.
