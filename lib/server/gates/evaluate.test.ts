@@ -35,7 +35,12 @@ function scan(p: {
   arrived?: number;
 }): Checkin {
   return {
-    ...scanRecord({ device: p.device ?? "gate-01", day: "day_2", occurred: at(p.s), created: at(p.arrived ?? p.s) }),
+    ...scanRecord({
+      device: p.device ?? "gate-01",
+      day: "day_2",
+      occurred: at(p.s),
+      created: at(p.arrived ?? p.s),
+    }),
     kind: p.kind ?? "access_check",
     allowed: p.allowed ?? true,
     reason: p.reason ?? null,
@@ -66,7 +71,14 @@ describe("entries kept by the triggers", () => {
       scan({ s: 200, wristband: "wb_b", device: "gate-02" }),
       scan({ s: 250, wristband: "wb_b", zone: "z_vip", device: "gate-03" }),
       scan({ s: 260, wristband: null, ticket: "T9", kind: "check_in", zone: null }),
-      scan({ s: 300, wristband: "wb_c", allowed: false, reason: "zone_not_allowed", zone: "z_vip", device: "gate-03" }),
+      scan({
+        s: 300,
+        wristband: "wb_c",
+        allowed: false,
+        reason: "zone_not_allowed",
+        zone: "z_vip",
+        device: "gate-03",
+      }),
     ]);
     const view = await entriesView(db, "day_2", at(400));
     const gen = view.zones.find((z) => z.zone_id === "z_gen")!;
@@ -91,7 +103,11 @@ describe("entries kept by the triggers", () => {
     expect(audit).toEqual({ action: "gates.capacity", target: "z_gen" });
     await evaluateGates(db, at(500));
     const alert = (await openAlerts(db)).find((a) => a.kind === "zone_capacity");
-    expect(alert).toMatchObject({ subject: "z_gen", severity: "critical", figures: { percent: 100, threshold: 100 } });
+    expect(alert).toMatchObject({
+      subject: "z_gen",
+      severity: "critical",
+      figures: { percent: 100, threshold: 100 },
+    });
     // The attention rules do not resolve the gates' alerts.
     await evaluateAttention(db, DEFAULT_ATTENTION, at(510));
     expect((await openAlerts(db)).some((a) => a.kind === "zone_capacity")).toBe(true);
@@ -105,7 +121,9 @@ describe("misuse on the records each poll brings", () => {
   it("an impossible walk whose second record arrives late is found on that poll, once, with its alert", async () => {
     await upsertScans(db, [scan({ s: 1000, wristband: "wb_w", device: "gate-01" })]);
     expect(await evaluateGates(db, at(1005))).toMatchObject({ records: 1, cases: 0 });
-    await upsertScans(db, [scan({ s: 1030, arrived: 1400, wristband: "wb_w", zone: "z_vip", device: "gate-03" })]);
+    await upsertScans(db, [
+      scan({ s: 1030, arrived: 1400, wristband: "wb_w", zone: "z_vip", device: "gate-03" }),
+    ]);
     expect(await evaluateGates(db, at(1405))).toMatchObject({ records: 1, cases: 1, opened: 1 });
     expect(await evaluateGates(db, at(1410))).toMatchObject({ records: 0 });
     const [c] = (await misuseList(db)).cases;
@@ -117,29 +135,53 @@ describe("misuse on the records each poll brings", () => {
 
   it("double swipes, double check-ins, denied bursts and offline double spends, each once", async () => {
     await upsertSales(db, [
-      { ...saleRecord({ device: "bar-09", day: "day_2", occurred: at(2000), total: 450 }), wristband_id: "wb_s" },
-      { ...saleRecord({ device: "bar-09", day: "day_2", occurred: at(2006), total: 450 }), wristband_id: "wb_s" },
+      {
+        ...saleRecord({ device: "bar-09", day: "day_2", occurred: at(2000), total: 450 }),
+        wristband_id: "wb_s",
+      },
+      {
+        ...saleRecord({ device: "bar-09", day: "day_2", occurred: at(2006), total: 450 }),
+        wristband_id: "wb_s",
+      },
     ]);
     await upsertScans(db, [
       scan({ s: 2000, kind: "check_in", zone: null, ticket: "TDBL", wristband: "wb_d1" }),
       scan({ s: 2300, kind: "check_in", zone: null, ticket: "TDBL", wristband: "wb_d2", device: "gate-02" }),
       ...Array.from({ length: 10 }, (_, i) =>
-        scan({ s: 2000 + i * 10, allowed: false, reason: "unknown_code", wristband: null, device: "gate-05" }),
+        scan({
+          s: 2000 + i * 10,
+          allowed: false,
+          reason: "unknown_code",
+          wristband: null,
+          device: "gate-05",
+        }),
       ),
     ]);
     await upsertTopups(db, [
-      { ...topupRecord({ device: "topup-01", day: "day_2", occurred: at(1900) }), wristband_id: "wb_o", new_balance: 1000 },
+      {
+        ...topupRecord({ device: "topup-01", day: "day_2", occurred: at(1900) }),
+        wristband_id: "wb_o",
+        new_balance: 1000,
+      },
     ]);
     await upsertSales(db, [
-      { ...saleRecord({ device: "bar-07", day: "day_2", occurred: at(1950), created: at(2700), total: 800 }), wristband_id: "wb_o" },
-      { ...saleRecord({ device: "bar-08", day: "day_2", occurred: at(1960), created: at(2700), total: 800 }), wristband_id: "wb_o" },
+      {
+        ...saleRecord({ device: "bar-07", day: "day_2", occurred: at(1950), created: at(2700), total: 800 }),
+        wristband_id: "wb_o",
+      },
+      {
+        ...saleRecord({ device: "bar-08", day: "day_2", occurred: at(1960), created: at(2700), total: 800 }),
+        wristband_id: "wb_o",
+      },
     ]);
     await evaluateGates(db, at(2705));
     expect((await kinds()).sort()).toEqual(
       ["denied_burst", "double_checkin", "double_swipe", "impossible_walk", "offline_double_spend"].sort(),
     );
     // More of the same burst joins its case; a re-sent record makes nothing new.
-    await upsertScans(db, [scan({ s: 2105, allowed: false, reason: "unknown_code", wristband: null, device: "gate-05" })]);
+    await upsertScans(db, [
+      scan({ s: 2105, allowed: false, reason: "unknown_code", wristband: null, device: "gate-05" }),
+    ]);
     await evaluateGates(db, at(2710));
     const burst = (await misuseList(db)).cases.find((c) => c.kind === "denied_burst")!;
     expect(burst.evidence).toHaveLength(11);

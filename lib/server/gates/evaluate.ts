@@ -13,9 +13,9 @@ import {
   holderOf,
   impossibleWalks,
   longestWalk,
+  MAX_CLOCK_OFFSET_MS,
   type MisuseCase,
   type MisuseKind,
-  MAX_CLOCK_OFFSET_MS,
   offlineDoubleSpends,
   type ScanFact,
   smallestDelays,
@@ -56,7 +56,10 @@ async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }):
   const cases: MisuseCase[] = [];
 
   // Device clocks are per device and event day: `device|day` stands for the device below.
-  const scoped = (s: ScanFact): ScanFact => ({ ...s, device_id: s.device_id && `${s.device_id}|${s.day_id}` });
+  const scoped = (s: ScanFact): ScanFact => ({
+    ...s,
+    device_id: s.device_id && `${s.device_id}|${s.day_id}`,
+  });
   const unscoped = (v: unknown) => (typeof v === "string" ? v.split("|")[0]! : null);
   const allowed = scans.filter((s) => s.allowed && s.zone_id && holderOf(s));
   const neighbours = allowed.length
@@ -76,13 +79,24 @@ async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }):
   cases.push(
     ...impossibleWalks(allowed.map(scoped), neighbours.map(scoped), offsets, rules).map((c) => ({
       ...c,
-      figures: { ...c.figures, from_device: unscoped(c.figures.from_device), to_device: unscoped(c.figures.to_device) },
+      figures: {
+        ...c.figures,
+        from_device: unscoped(c.figures.from_device),
+        to_device: unscoped(c.figures.to_device),
+      },
     })),
   );
 
   const tickets = [...new Set(scans.filter((s) => s.kind === "check_in" && s.allowed && s.ticket_code))];
   if (tickets.length)
-    cases.push(...doubleCheckIns(await store.checkInsOfTickets(q, tickets.map((s) => s.ticket_code!))));
+    cases.push(
+      ...doubleCheckIns(
+        await store.checkInsOfTickets(
+          q,
+          tickets.map((s) => s.ticket_code!),
+        ),
+      ),
+    );
 
   const denied = scans.filter((s) => !s.allowed && s.device_id);
   if (denied.length) {
@@ -106,7 +120,9 @@ async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }):
 
   const lateMs = (await lateAfterSeconds(q)) * 1000;
   const lateWristbands = new Set(
-    sales.filter((s) => Date.parse(s.created_at) - Date.parse(s.occurred_at) > lateMs).map((s) => s.wristband_id),
+    sales
+      .filter((s) => Date.parse(s.created_at) - Date.parse(s.occurred_at) > lateMs)
+      .map((s) => s.wristband_id),
   );
   for (const w of lateWristbands) {
     const money = await store.wristbandMoney(q, w);
@@ -135,7 +151,11 @@ async function storeCases(q: Queryable, cases: MisuseCase[], at: Date): Promise<
       kind: c.kind,
       subject: c.key,
       severity: c.severity,
-      figures: { ...c.figures, case_id: Number(stored.id), ...(negative ? { negative_alert_id: Number(negative) } : {}) },
+      figures: {
+        ...c.figures,
+        case_id: Number(stored.id),
+        ...(negative ? { negative_alert_id: Number(negative) } : {}),
+      },
       link: caseLink(stored.id),
     };
     const open = await store.openAlertId(q, c.kind, c.key);

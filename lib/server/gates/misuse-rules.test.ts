@@ -87,7 +87,9 @@ describe("impossible walk", () => {
     const a = scan({ s: 0 });
     expect(walks([a], [a, scan({ s: 60, zone_id: "zone_b", device_id: "gate-b" })])).toEqual([]);
     expect(walks([a], [a, scan({ s: 5, device_id: "gate-a2" })])).toEqual([]);
-    expect(walks([a], [a, scan({ s: 5, zone_id: "zone_b", device_id: "gate-b", allowed: false })])).toEqual([]);
+    expect(walks([a], [a, scan({ s: 5, zone_id: "zone_b", device_id: "gate-b", allowed: false })])).toEqual(
+      [],
+    );
   });
 
   it("one device that scans at two zones (a handheld moved between doors) is not a walk", () => {
@@ -130,12 +132,24 @@ describe("impossible walk", () => {
 describe("double check-in", () => {
   it("a ticket checked in twice, or with a second wristband: one case per ticket, growing", () => {
     const a = scan({ s: 0, kind: "check_in", zone_id: null });
-    const b = scan({ s: 600, arrived: 4000, kind: "check_in", zone_id: null, wristband_id: "wb_2", device_id: "gate-b" });
+    const b = scan({
+      s: 600,
+      arrived: 4000,
+      kind: "check_in",
+      zone_id: null,
+      wristband_id: "wb_2",
+      device_id: "gate-b",
+    });
     const [c] = doubleCheckIns([a, b]);
     expect(c).toMatchObject({ key: "double_checkin:TCK1", figures: { check_ins: 2, wristbands: 2 } });
     const third = scan({ s: 700, kind: "check_in", zone_id: null });
-    expect(doubleCheckIns([a, b, third])[0]).toMatchObject({ key: "double_checkin:TCK1", figures: { check_ins: 3 } });
-    expect(doubleCheckIns([a, scan({ s: 5, kind: "check_in", allowed: false, reason: "already_used" })])).toEqual([]);
+    expect(doubleCheckIns([a, b, third])[0]).toMatchObject({
+      key: "double_checkin:TCK1",
+      figures: { check_ins: 3 },
+    });
+    expect(
+      doubleCheckIns([a, scan({ s: 5, kind: "check_in", allowed: false, reason: "already_used" })]),
+    ).toEqual([]);
   });
 });
 
@@ -192,8 +206,18 @@ describe("denied burst", () => {
   });
 
   it("nine, ten spread over more than 5 minutes, or two reasons or gates mixed are no burst", () => {
-    expect(deniedBursts(Array.from({ length: 9 }, (_, i) => denied(i)), DEFAULT_RULES)).toEqual([]);
-    expect(deniedBursts(Array.from({ length: 10 }, (_, i) => denied(i * 40)), DEFAULT_RULES)).toEqual([]);
+    expect(
+      deniedBursts(
+        Array.from({ length: 9 }, (_, i) => denied(i)),
+        DEFAULT_RULES,
+      ),
+    ).toEqual([]);
+    expect(
+      deniedBursts(
+        Array.from({ length: 10 }, (_, i) => denied(i * 40)),
+        DEFAULT_RULES,
+      ),
+    ).toEqual([]);
     const mixed = Array.from({ length: 10 }, (_, i) =>
       denied(i, i % 2 ? "gate-a" : "gate-b", i % 3 ? "unknown_code" : "day_not_valid"),
     );

@@ -206,7 +206,9 @@ export function doubleCheckIns(checkIns: ScanFact[]): MisuseCase[] {
   return [...byTicket.entries()]
     .filter(([, xs]) => xs.length >= 2)
     .map(([ticket, xs]) => {
-      const sorted = [...xs].sort((a, b) => ms(a.occurred_at) - ms(b.occurred_at) || a.id.localeCompare(b.id));
+      const sorted = [...xs].sort(
+        (a, b) => ms(a.occurred_at) - ms(b.occurred_at) || a.id.localeCompare(b.id),
+      );
       const wristbands = new Set(sorted.map((s) => s.wristband_id).filter(Boolean));
       return {
         kind: "double_checkin" as const,
@@ -232,7 +234,11 @@ export function doubleCheckIns(checkIns: ScanFact[]): MisuseCase[] {
  * one device: its own clock, no skew between the two). `neighbours`: sales of the same devices
  * and wristbands around the fresh ones.
  */
-export function doubleSwipes(fresh: SaleFact[], neighbours: SaleFact[], settings: GateRuleSettings): MisuseCase[] {
+export function doubleSwipes(
+  fresh: SaleFact[],
+  neighbours: SaleFact[],
+  settings: GateRuleSettings,
+): MisuseCase[] {
   const cases = new Map<string, MisuseCase>();
   const charge = (s: SaleFact) =>
     s.status === "completed" && s.type === "cart" && s.payment_method === "wristband" && s.device_id !== null;
@@ -287,7 +293,9 @@ export function offlineDoubleSpends(
     ...sales
       .filter((s) => s.status === "completed" && s.payment_method === "wristband")
       .map((s) => ({ at: ms(s.created_at), id: s.id, sale: s })),
-    ...topups.filter((t) => t.status === "completed").map((t) => ({ at: ms(t.created_at), id: t.id, topup: t })),
+    ...topups
+      .filter((t) => t.status === "completed")
+      .map((t) => ({ at: ms(t.created_at), id: t.id, topup: t })),
   ];
   // One instant: the top-up first (a desk's write and a bar's burst at once: the sale spends it).
   steps.sort((a, b) => a.at - b.at || (a.topup ? 0 : 1) - (b.topup ? 0 : 1) || a.id.localeCompare(b.id));

@@ -19,8 +19,16 @@ const RECENT_BUCKETS = 3;
 
 type User = { id: string; username: string; role: string };
 
-export async function entriesView(db: Queryable, dayId: string | undefined, now = new Date()): Promise<EntriesView> {
-  const [days, format, settings] = await Promise.all([eventDays(db), eventFormat(db), misuse.gateSettings(db)]);
+export async function entriesView(
+  db: Queryable,
+  dayId: string | undefined,
+  now = new Date(),
+): Promise<EntriesView> {
+  const [days, format, settings] = await Promise.all([
+    eventDays(db),
+    eventFormat(db),
+    misuse.gateSettings(db),
+  ]);
   const day = dayId ? (days.find((d) => d.id === dayId) ?? null) : dayOf(days, now);
   if (dayId && !day) throw new ConsoleError("not_found", `No event day ${dayId}.`);
   const base = {
@@ -31,7 +39,15 @@ export async function entriesView(db: Queryable, dayId: string | undefined, now 
     thresholds: settings.thresholds,
   };
   if (!day)
-    return { ...base, unique: { holders: 0, wristbands: 0, tickets: 0 }, zones: [], gates: [], buckets: [], show_rates: [], denied: [] };
+    return {
+      ...base,
+      unique: { holders: 0, wristbands: 0, tickets: 0 },
+      zones: [],
+      gates: [],
+      buckets: [],
+      show_rates: [],
+      denied: [],
+    };
   const [zones, unique, buckets, rates, denied] = await Promise.all([
     entries.capacityOfDay(db, day.id),
     entries.uniqueEntered(db, day.id),
@@ -60,7 +76,8 @@ export async function entriesView(db: Queryable, dayId: string | undefined, now 
     })),
     gates: [...gates.values()]
       .map((g) => {
-        const of = (xs: typeof buckets) => xs.filter((b) => b.device_id === g.device_id && b.zone_id === g.zone_id);
+        const of = (xs: typeof buckets) =>
+          xs.filter((b) => b.device_id === g.device_id && b.zone_id === g.zone_id);
         return { ...g, entries_today: sum(of(buckets)), entries_15_min: sum(of(recent)) };
       })
       .sort((a, b) => a.device_id.localeCompare(b.device_id) || a.zone_id.localeCompare(b.zone_id)),
@@ -82,9 +99,16 @@ export async function setZoneCapacity(
   now = new Date(),
 ): Promise<EntriesView> {
   await db.transaction(async (tx) => {
-    if (!(await entries.zoneKnown(tx, zoneId))) throw new ConsoleError("not_found", `No zone ${zoneId} in the mirror.`);
+    if (!(await entries.zoneKnown(tx, zoneId)))
+      throw new ConsoleError("not_found", `No zone ${zoneId} in the mirror.`);
     await entries.setCapacity(tx, zoneId, capacity, user.username, now);
-    await recordAudit(tx, { user, action: "gates.capacity", target: zoneId, outcome: "ok", detail: { capacity } });
+    await recordAudit(tx, {
+      user,
+      action: "gates.capacity",
+      target: zoneId,
+      outcome: "ok",
+      detail: { capacity },
+    });
   });
   return entriesView(db, undefined, now);
 }

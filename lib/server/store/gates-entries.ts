@@ -92,7 +92,13 @@ export async function entriesOfDay(q: Queryable, dayId: string) {
 
 /** Denied scans of the day by reason, zone and device. */
 export async function deniedOfDay(q: Queryable, dayId: string) {
-  const rows = await q.query<{ reason: string; zone_id: string; device_id: string; count: number; last_at: string }>(
+  const rows = await q.query<{
+    reason: string;
+    zone_id: string;
+    device_id: string;
+    count: number;
+    last_at: string;
+  }>(
     `select reason, zone_id, device_id, count::float8 as count, last_at from g_denied where day_id = $1
      order by count desc, reason, device_id`,
     [dayId],

@@ -14,7 +14,11 @@ const SALE_COLUMNS = `id, type, status, payment_method, total, wristband_id, dev
   created_at`;
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
-const scanRow = (r: ScanFact): ScanFact => ({ ...r, occurred_at: iso(r.occurred_at), created_at: iso(r.created_at) });
+const scanRow = (r: ScanFact): ScanFact => ({
+  ...r,
+  occurred_at: iso(r.occurred_at),
+  created_at: iso(r.created_at),
+});
 const saleRow = (r: SaleFact): SaleFact => ({
   ...r,
   total: Number(r.total),
@@ -111,13 +115,17 @@ export async function queueLength(q: Queryable): Promise<number> {
 
 export async function scansByIds(q: Queryable, ids: string[]): Promise<ScanFact[]> {
   if (!ids.length) return [];
-  const rows = await q.query<ScanFact>(`select ${SCAN_COLUMNS} from m_scans where id = any($1::text[])`, [ids]);
+  const rows = await q.query<ScanFact>(`select ${SCAN_COLUMNS} from m_scans where id = any($1::text[])`, [
+    ids,
+  ]);
   return rows.map(scanRow);
 }
 
 export async function salesByIds(q: Queryable, ids: string[]): Promise<SaleFact[]> {
   if (!ids.length) return [];
-  const rows = await q.query<SaleFact>(`select ${SALE_COLUMNS} from m_sales where id = any($1::text[])`, [ids]);
+  const rows = await q.query<SaleFact>(`select ${SALE_COLUMNS} from m_sales where id = any($1::text[])`, [
+    ids,
+  ]);
   return rows.map(saleRow);
 }
 
@@ -239,7 +247,11 @@ export async function saveDeviceDelays(q: Queryable, delays: Map<string, number>
 }
 
 /** An existing denied-burst case of the same device and reason that overlaps this one in time. */
-export async function overlappingBurst(q: Queryable, c: MisuseCase, windowMs: number): Promise<string | null> {
+export async function overlappingBurst(
+  q: Queryable,
+  c: MisuseCase,
+  windowMs: number,
+): Promise<string | null> {
   const [row] = await q.query<{ case_key: string }>(
     `select case_key from misuse_cases where kind = 'denied_burst' and subject = $1
        and last_at >= $2::timestamptz - $4::interval and first_at <= $3::timestamptz + $4::interval

@@ -75,7 +75,11 @@ export const CapacityChange = z.object({
   capacity: z.number().int().min(1).max(10_000_000).nullable(),
 });
 
-export const WalkPair = z.object({ zone_a: ZoneRef, zone_b: ZoneRef, min_s: z.number().int().min(1).max(3600) });
+export const WalkPair = z.object({
+  zone_a: ZoneRef,
+  zone_b: ZoneRef,
+  min_s: z.number().int().min(1).max(3600),
+});
 
 export const GateSettings = z.object({
   walk_min_s: z.number().int().min(1).max(3600),
@@ -117,7 +121,10 @@ export const ScanLine = z.object({
 export const GateScansQuery = z.object({
   day_id: DayId.optional(),
   device_id: DeviceId.optional(),
-  reason: z.string().regex(/^[a-z_]{1,60}$/, "not a valid reason.").optional(),
+  reason: z
+    .string()
+    .regex(/^[a-z_]{1,60}$/, "not a valid reason.")
+    .optional(),
   allowed: z.enum(["true", "false"]).optional(),
 });
 
@@ -162,7 +169,12 @@ export const MisuseCaseView = z.object({
   evidence: z.array(EvidenceLine),
 });
 
-export const MisuseQuery = z.object({ case: z.string().regex(/^[0-9]{1,18}$/, "not a valid case id.").optional() });
+export const MisuseQuery = z.object({
+  case: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, "not a valid case id.")
+    .optional(),
+});
 
 export const MisuseList = z.object({
   time_zone: z.string(),

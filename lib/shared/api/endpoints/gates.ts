@@ -15,7 +15,8 @@ import { endpoint } from "./define";
 export const gates = {
   entries: endpoint({
     name: "gates.entries",
-    summary: "Entries of one event day by zone and gate, per 5 minutes; who entered, show rates, denials, capacity.",
+    summary:
+      "Entries of one event day by zone and gate, per 5 minutes; who entered, show rates, denials, capacity.",
     method: "GET",
     path: "/api/gates/entries",
     permission: "gates.view",
