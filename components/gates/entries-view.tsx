@@ -16,6 +16,7 @@ import type { EntriesView } from "@/lib/shared/api/gates";
 import { formatCount } from "@/lib/shared/format/number";
 import { useTimeText } from "../ui/time-text";
 import { CapacityGauge } from "./capacity-gauge";
+import { RulesSettings } from "./rules-settings";
 
 const NO_ZONE = "";
 /** The chart's two views (their message keys). */
@@ -151,6 +152,7 @@ export function EntriesScreen({ canManage }: { canManage: boolean }) {
           empty={<Empty>{t("noDenied")}</Empty>}
         />
       </Panel>
+      {canManage && <RulesSettings />}
     </div>
   );
 }

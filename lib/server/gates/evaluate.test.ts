@@ -8,7 +8,7 @@ import { openAlerts } from "../store/attention";
 import { upsertSales, upsertScans, upsertTopups } from "../store/mirror";
 import { DEFAULT_ATTENTION } from "../terminals";
 import { evaluateGates } from "./evaluate";
-import { entriesView, misuseList, setZoneCapacity } from "./views";
+import { entriesView, gateSettingsView, misuseList, saveGateSettings, setZoneCapacity } from "./views";
 
 /**
  * The gates on a real store (PGlite; DATABASE_URL runs it in a throwaway PostgreSQL schema): the
@@ -114,6 +114,54 @@ describe("entries kept by the triggers", () => {
     await setZoneCapacity(db, MANAGER, "z_gen", 10, at(520));
     await evaluateGates(db, at(520));
     expect((await openAlerts(db)).some((a) => a.kind === "zone_capacity")).toBe(false);
+  });
+});
+
+describe("a night past midnight and the settings", () => {
+  it("a scan after midnight counts in its event day (day_id), not the calendar date", async () => {
+    const before = (await entriesView(db, "day_2", at(20_000))).zones.find((z) => z.zone_id === "z_vip")!;
+    // 00:30 UTC on the 12th: still the night of day_2 (it ends at 04:00).
+    await upsertScans(db, [
+      scan({ s: 12_600, wristband: "wb_late_night", zone: "z_vip", device: "gate-03" }),
+    ]);
+    const after = (await entriesView(db, "day_2", at(20_000))).zones.find((z) => z.zone_id === "z_vip")!;
+    expect(after.entered - before.entered).toBe(1);
+    await db.query("delete from g_misuse_queue");
+  });
+
+  it("a manager's settings are audited, and a pair's own minimum walk is what the rule uses", async () => {
+    await saveGateSettings(db, MANAGER, {
+      walk_min_s: 60,
+      double_swipe_s: 10,
+      burst_count: 10,
+      burst_window_s: 300,
+      thresholds: [70, 90, 100],
+      pairs: [{ zone_a: "z_vip", zone_b: "z_gen", min_s: 300 }],
+    });
+    expect(await gateSettingsView(db)).toMatchObject({
+      thresholds: [70, 90, 100],
+      pairs: [{ zone_a: "z_gen", zone_b: "z_vip", min_s: 300 }],
+      updated_by: "manager",
+    });
+    const [audit] = await db.query<{ action: string }>(
+      "select action from audit_log order by id desc limit 1",
+    );
+    expect(audit!.action).toBe("gates.settings");
+    // 200 s between the two zones: no walk at the default 60 s, one at this pair's 300 s.
+    await upsertScans(db, [
+      scan({ s: 13_000, wristband: "wb_pair" }),
+      scan({ s: 13_200, wristband: "wb_pair", zone: "z_vip", device: "gate-03" }),
+    ]);
+    expect(await evaluateGates(db, at(13_205))).toMatchObject({ cases: 1 });
+    await saveGateSettings(db, MANAGER, {
+      walk_min_s: 60,
+      double_swipe_s: 10,
+      burst_count: 10,
+      burst_window_s: 300,
+      thresholds: [80, 95, 100],
+      pairs: [],
+    });
+    await db.exec("delete from misuse_cases; delete from alerts where kind = 'impossible_walk';");
   });
 });
 
