@@ -84,4 +84,20 @@ test("a manager sets a zone's capacity, sees entries and the gauge; a double swi
     // Both records of the case, linked to their terminals.
     await expect(card.getByRole("table", { name: "Evidence" }).getByRole("row")).toHaveCount(3);
   }
+  await page.screenshot({ path: ".test-results/gates-misuse-case.png", fullPage: true });
+
+  // The screens as people see them, on a desktop and on a phone (375 px), for review.
+  await page.goto("/gates");
+  await expect(page.getByTestId("gates-zones")).toBeVisible();
+  await page.screenshot({ path: ".test-results/gates-entries.png", fullPage: true });
+  await page.goto("/gates/misuse");
+  await expect(page.getByRole("heading", { name: "Misuse cases" })).toBeVisible();
+  await page.screenshot({ path: ".test-results/gates-misuse.png", fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto("/gates");
+  await expect(page.getByTestId("gates-zones")).toBeVisible();
+  await page.screenshot({ path: ".test-results/gates-entries-phone.png", fullPage: true });
+  await page.goto("/gates/misuse");
+  await expect(page.getByRole("heading", { name: "Misuse cases" })).toBeVisible();
+  await page.screenshot({ path: ".test-results/gates-misuse-phone.png", fullPage: true });
 });
