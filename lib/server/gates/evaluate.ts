@@ -105,7 +105,16 @@ async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }):
       denied.map((s) => ({ device: s.device_id!, reason: s.reason, at: s.occurred_at })),
       rules.burstWindowMs,
     );
-    cases.push(...deniedBursts(around, rules));
+    const groups = new Map<string, { device: string; reason: string; day: string; from: string }>();
+    for (const s of denied) {
+      const key = `${s.device_id}|${s.reason ?? ""}`;
+      const from = new Date(Date.parse(s.occurred_at) - rules.burstWindowMs).toISOString();
+      const g = groups.get(key);
+      if (!g || from < g.from)
+        groups.set(key, { device: s.device_id!, reason: s.reason ?? "", day: s.day_id, from });
+    }
+    const normal = await store.normalDenials(q, [...groups.values()], rules.burstWindowMs);
+    cases.push(...deniedBursts(around, rules, normal));
   }
 
   const charges = sales.filter((s) => s.device_id);

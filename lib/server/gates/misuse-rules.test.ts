@@ -205,6 +205,12 @@ describe("denied burst", () => {
     expect(bursts[0]!.figures).toMatchObject({ denied: 12, reason: "unknown_code", device_id: "gate-a" });
   });
 
+  it("a gate that always turns this many away is not having a burst", () => {
+    const xs = Array.from({ length: 12 }, (_, i) => denied(i * 20));
+    expect(deniedBursts(xs, DEFAULT_RULES, new Map([["gate-a|unknown_code", 5]]))).toEqual([]);
+    expect(deniedBursts(xs, DEFAULT_RULES, new Map([["gate-a|unknown_code", 3]]))).toHaveLength(1);
+  });
+
   it("nine, ten spread over more than 5 minutes, or two reasons or gates mixed are no burst", () => {
     expect(
       deniedBursts(

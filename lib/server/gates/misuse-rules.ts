@@ -284,12 +284,22 @@ export function offlineDoubleSpends(
   return [...cases.values()];
 }
 
+/** A burst must also be this many times the gate's normal denials of that reason in a window. */
+export const BURST_OVER_NORMAL = 3;
+
 /**
  * Bursts of denied scans of one reason at one device: at least burstCount within burstWindowMs of
- * occurred_at. `denied` are that device's denied scans of that reason around the fresh ones; each
- * maximal run of overlapping windows is one burst, keyed by its first scan.
+ * occurred_at, and more than BURST_OVER_NORMAL times that gate's usual rate of that reason
+ * (`normal`, per window, keyed `device|reason`: a door that turns away a steady stream of
+ * wrong-zone wristbands is not having a burst). `denied` are that device's denied scans of that
+ * reason around the fresh ones; each maximal run of overlapping windows is one burst, keyed by its
+ * first scan.
  */
-export function deniedBursts(denied: ScanFact[], settings: GateRuleSettings): MisuseCase[] {
+export function deniedBursts(
+  denied: ScanFact[],
+  settings: GateRuleSettings,
+  normal: Map<string, number> = new Map(),
+): MisuseCase[] {
   const groups = new Map<string, ScanFact[]>();
   for (const s of denied) {
     if (s.allowed || !s.device_id) continue;
@@ -304,6 +314,11 @@ export function deniedBursts(denied: ScanFact[], settings: GateRuleSettings): Mi
       if (!run) return;
       const first = run[0]!;
       const reason = first.reason ?? "";
+      const usual = normal.get(`${first.device_id}|${reason}`) ?? 0;
+      if (run.length <= BURST_OVER_NORMAL * usual) {
+        run = null;
+        return;
+      }
       out.push({
         kind: "denied_burst",
         key: `denied_burst:${first.device_id}:${reason}:${first.id}`,
@@ -318,6 +333,7 @@ export function deniedBursts(denied: ScanFact[], settings: GateRuleSettings): Mi
           reason,
           denied: run.length,
           window_s: Math.round(settings.burstWindowMs / 1000),
+          normal: Math.round(usual * 10) / 10,
         },
         evidence: run.slice(0, 100).map((s) => ({ resource: "scans" as const, id: s.id })),
       });

@@ -255,6 +255,39 @@ export async function deniedAround(
   return rows.map(scanRow);
 }
 
+/**
+ * The usual denials per window of each device and reason: its denials of the event day before the
+ * window (every zone) over the day's time so far, per `windowMs`. Keyed `device|reason`.
+ */
+export async function normalDenials(
+  q: Queryable,
+  keys: { device: string; reason: string; day: string; from: string }[],
+  windowMs: number,
+): Promise<Map<string, number>> {
+  if (!keys.length) return new Map();
+  const rows = await q.query<{ device: string; reason: string; rate: number }>(
+    `select k.device, k.reason,
+       greatest(0, coalesce(sum(d.count), 0) - (select count(*) from m_scans s where s.device_id = k.device
+         and not s.allowed and s.reason = k.reason and s.occurred_at >= k.from_at))::float8
+       / greatest(extract(epoch from k.from_at - dd.starts_at) * 1000, $5::float8) * $5::float8 as rate
+     from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) k(device, reason, day, from_at)
+     join m_days dd on dd.id = k.day
+     left join g_denied d on d.day_id = k.day and d.device_id = k.device and d.reason = k.reason
+     group by k.device, k.reason, k.from_at, dd.starts_at`,
+    [
+      keys.map((k) => k.device),
+      keys.map((k) => k.reason),
+      keys.map((k) => k.day),
+      keys.map((k) => k.from),
+      windowMs,
+    ],
+  );
+  const out = new Map<string, number>();
+  for (const r of rows)
+    out.set(`${r.device}|${r.reason}`, Math.max(out.get(`${r.device}|${r.reason}`) ?? 0, Number(r.rate)));
+  return out;
+}
+
 /** Sales of each device and wristband within `spanMs` of each given time. */
 export async function salesAround(
   q: Queryable,
