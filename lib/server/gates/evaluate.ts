@@ -100,11 +100,17 @@ async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }):
 
   const denied = scans.filter((s) => !s.allowed && s.device_id);
   if (denied.length) {
-    const around = await store.deniedAround(
-      q,
-      denied.map((s) => ({ device: s.device_id!, reason: s.reason, at: s.occurred_at })),
-      rules.burstWindowMs,
-    );
+    // One look per device, reason and minute: a burst's dozen records share their neighbours.
+    const looks = new Map<string, { device: string; reason: string | null; at: string }>();
+    for (const s of denied) {
+      const minute = new Date(Math.floor(Date.parse(s.occurred_at) / 60_000) * 60_000).toISOString();
+      looks.set(`${s.device_id}|${s.reason}|${minute}`, {
+        device: s.device_id!,
+        reason: s.reason,
+        at: minute,
+      });
+    }
+    const around = await store.deniedAround(q, [...looks.values()], rules.burstWindowMs + 60_000);
     const groups = new Map<string, { device: string; reason: string; day: string; from: string }>();
     for (const s of denied) {
       const key = `${s.device_id}|${s.reason ?? ""}`;
@@ -251,6 +257,7 @@ export async function evaluateGates(db: Db, at: Date): Promise<GatesOutcome> {
     total.opened += b.opened;
     if (b.records < QUEUE_BATCH) break;
   }
+  if (total.records >= QUEUE_BATCH) await store.vacuumQueue(db);
   await db.transaction(async (tx) => {
     total.opened += await capacityAlerts(tx, at);
     const stale = await store.staleMisuseAlerts(

@@ -169,18 +169,28 @@ export async function saveGateSettings(
   }
 }
 
-/** Takes up to `limit` records off the rules' queue (their ids, by resource). */
+/**
+ * Takes up to `limit` records off the rules' queue (their ids, by resource): read in key order
+ * through the primary key, then deleted by key (a semi-join planned as a scan of the queue cost
+ * seconds once a first mirror had passed through it).
+ */
 export async function takeQueue(q: Queryable, limit: number): Promise<{ scans: string[]; sales: string[] }> {
   const rows = await q.query<{ resource: "scans" | "sales"; id: string }>(
-    `delete from g_misuse_queue where (resource, id) in
-       (select resource, id from g_misuse_queue order by resource, id limit $1)
-     returning resource, id`,
+    "select resource, id from g_misuse_queue order by resource, id limit $1",
     [limit],
   );
-  return {
-    scans: rows.filter((r) => r.resource === "scans").map((r) => r.id),
-    sales: rows.filter((r) => r.resource === "sales").map((r) => r.id),
-  };
+  const scans = rows.filter((r) => r.resource === "scans").map((r) => r.id);
+  const sales = rows.filter((r) => r.resource === "sales").map((r) => r.id);
+  if (scans.length)
+    await q.query("delete from g_misuse_queue where resource = 'scans' and id = any($1::text[])", [scans]);
+  if (sales.length)
+    await q.query("delete from g_misuse_queue where resource = 'sales' and id = any($1::text[])", [sales]);
+  return { scans, sales };
+}
+
+/** Reclaims the queue's dead rows after a large drain (PGlite runs no autovacuum); outside a transaction. */
+export async function vacuumQueue(db: Queryable): Promise<void> {
+  await db.query("vacuum g_misuse_queue");
 }
 
 export async function queueLength(q: Queryable): Promise<number> {
@@ -243,7 +253,7 @@ export async function deniedAround(
   const rows = await q.query<ScanFact>(
     `select distinct ${SCAN_COLUMNS.replace(/(\w+)/g, "s.$1")}
      from unnest($1::text[], $2::text[], $3::timestamptz[]) a(device, reason, at)
-     join m_scans s on s.device_id = a.device and not s.allowed and s.reason is not distinct from a.reason
+     join m_scans s on s.device_id = a.device and not s.allowed and s.reason = a.reason
        and s.occurred_at between a.at - $4::interval and a.at + $4::interval`,
     [
       around.map((a) => a.device),
