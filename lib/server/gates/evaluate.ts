@@ -10,6 +10,7 @@ import {
   deniedBursts,
   doubleCheckIns,
   doubleSwipes,
+  type GateRuleSettings,
   holderOf,
   impossibleWalks,
   longestWalk,
@@ -49,9 +50,11 @@ export interface GatesOutcome {
   opened: number;
 }
 
-async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }): Promise<MisuseCase[]> {
-  const settings = await store.gateSettings(q);
-  const rules = settings.rules;
+async function casesOf(
+  q: Queryable,
+  ids: { scans: string[]; sales: string[] },
+  rules: GateRuleSettings,
+): Promise<MisuseCase[]> {
   const [scans, sales] = await Promise.all([store.scansByIds(q, ids.scans), store.salesByIds(q, ids.sales)]);
   const cases: MisuseCase[] = [];
 
@@ -149,9 +152,13 @@ async function casesOf(q: Queryable, ids: { scans: string[]; sales: string[] }):
 const caseLink = (id: string) => `/gates/misuse?case=${encodeURIComponent(id)}`;
 
 /** Stores the cases; a new case (or one with new evidence) whose records arrived lately has its alert. */
-async function storeCases(q: Queryable, cases: MisuseCase[], at: Date): Promise<number> {
+async function storeCases(
+  q: Queryable,
+  cases: MisuseCase[],
+  at: Date,
+  rules: GateRuleSettings,
+): Promise<number> {
   let opened = 0;
-  const rules = (await store.gateSettings(q)).rules;
   for (const found of cases) {
     const c =
       found.kind === "denied_burst"
@@ -173,14 +180,13 @@ async function storeCases(q: Queryable, cases: MisuseCase[], at: Date): Promise<
       },
       link: caseLink(stored.id),
     };
-    const open = await store.openAlertId(q, c.kind, c.key);
+    // A new case opens its alert; one with new evidence touches its open alert (or opens a new one).
+    const open = stored.inserted ? null : await store.openAlertId(q, c.kind, c.key);
     if (open) await touchAlert(q, open, condition, at);
     else {
-      await insertAlert(q, condition, at);
+      await store.insertCaseAlert(q, stored.id, condition, at);
       opened++;
     }
-    const id = open ?? (await store.openAlertId(q, c.kind, c.key));
-    if (id && id !== stored.alert_id) await store.linkCaseAlert(q, stored.id, id);
   }
   return opened;
 }
@@ -242,8 +248,9 @@ async function batch(db: Db, at: Date): Promise<{ records: number; cases: number
     const ids = await store.takeQueue(tx, QUEUE_BATCH);
     const records = ids.scans.length + ids.sales.length;
     if (!records) return { records, cases: 0, opened: 0 };
-    const cases = await casesOf(tx, ids);
-    return { records, cases: cases.length, opened: await storeCases(tx, cases, at) };
+    const rules = (await store.gateSettings(tx)).rules;
+    const cases = await casesOf(tx, ids, rules);
+    return { records, cases: cases.length, opened: await storeCases(tx, cases, at, rules) };
   });
 }
 

@@ -416,8 +416,21 @@ export async function upsertCase(q: Queryable, c: MisuseCase, at: Date): Promise
   return { id: row!.id, inserted: row!.inserted, alert_id: row!.alert_id };
 }
 
-export async function linkCaseAlert(q: Queryable, caseId: string, alertId: string): Promise<void> {
-  await q.query("update misuse_cases set alert_id = $2::bigint where id = $1::bigint", [caseId, alertId]);
+/** Opens a case's alert and links the case to it, in one statement. */
+export async function insertCaseAlert(
+  q: Queryable,
+  caseId: string,
+  c: { kind: string; subject: string; severity: string; figures: Record<string, unknown>; link: string },
+  at: Date,
+): Promise<void> {
+  await q.query(
+    `with a as (
+       insert into alerts (kind, subject, severity, state, first_seen, last_seen, figures, link)
+       values ($1, $2, $3, 'open', $4, $4, $5::jsonb, $6) returning id
+     )
+     update misuse_cases set alert_id = a.id from a where misuse_cases.id = $7::bigint`,
+    [c.kind, c.subject, c.severity, at.toISOString(), JSON.stringify(c.figures), c.link, caseId],
+  );
 }
 
 /** The id of the open alert of a kind and subject (the one just opened). */
