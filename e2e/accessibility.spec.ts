@@ -94,6 +94,12 @@ const ready: Record<(typeof screens)[number]["href"], (page: Page) => Promise<vo
   "/alerts": async (page) => {
     await expect(page.getByRole("heading", { name: /^Open \(\d+\)$/ })).toBeVisible();
   },
+  "/gates": async (page) => {
+    await expect(page.getByTestId("gates-zones")).toBeVisible();
+  },
+  "/gates/misuse": async (page) => {
+    await expect(page.getByRole("heading", { name: "Misuse cases" })).toBeVisible();
+  },
   "/audit": async (page) => {
     await expect(page.getByRole("columnheader", { name: "Idempotency-Key" })).toBeVisible();
   },

@@ -30,6 +30,7 @@ const POSTGRES_SUITES = [
   "lib/server/review",
   "lib/server/imports",
   "lib/server/terminals",
+  "lib/server/gates",
   "lib/server/store",
   "lib/server/auth",
   "lib/server/http",

@@ -2,6 +2,7 @@ import { apiRead } from "./api-read";
 import { attention } from "./attention";
 import { browser } from "./browser";
 import { dashboardRead } from "./dashboard-read";
+import { gates } from "./gates";
 import { liveFirst } from "./live-first";
 import { nameSearch } from "./name-search";
 import { pageLoad } from "./page-load";
@@ -20,6 +21,7 @@ export const benches: BenchDef[] = [
   nameSearch,
   liveFirst,
   attention,
+  gates,
   browser,
   push,
 ];

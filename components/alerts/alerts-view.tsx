@@ -26,6 +26,9 @@ const MONEY = new Set([
   "upstream_total",
   "mirror_total",
   "lowest",
+  "amount",
+  "balance",
+  "offline_amount",
 ]);
 const INSTANTS = new Set(["signed_at", "paused_until"]);
 /** Figures an alert raised before they were recorded lacks: their sentence reads as it did then. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ApiError } from "../errors";
 import { requireAdmin } from "../http/admin-auth";
 import type { AppEnv } from "../http/context";
+import { misuseCaseKinds } from "./misuse-cases";
 import type { TerminalSimulator } from "./terminal-simulator";
 
 /**
@@ -17,6 +18,11 @@ import type { TerminalSimulator } from "./terminal-simulator";
  * - `POST /admin/simulator/refund-spike` `{"device_id"?: a refund desk (default refund-01),
  *   "count"?: 1..200 (default 20)}`: that many withdrawals now. 201 `{"object": "refund_spike",
  *   "device_id", "withdrawals"}` (wristbands without balance are skipped, as a desk would).
+ *
+ * - `POST /admin/simulator/misuse/{kind}` (kind: impossible_walk, double_checkin, double_swipe,
+ *   offline_double_spend, denied_burst): one case of misuse written now through the service's write
+ *   paths (misuse-cases.ts). 201 `{"object": "misuse_case", "kind", "subject", "records"}`; 404
+ *   `ticket_not_found` / `wristband_not_found` when no ticket or wristband fits the case now.
  *
  * An unknown device answers 404 `terminal_not_found`.
  */
@@ -62,5 +68,11 @@ export function registerSandboxControls(admin: OpenAPIHono<AppEnv>, simulator: T
     const device = deviceOf(simulator, body.device_id);
     const withdrawals = await simulator.refundSpike(device, body.count);
     return c.json({ object: "refund_spike", device_id: device, withdrawals }, 201);
+  });
+  admin.post("/simulator/misuse/:kind", requireAdmin, async (c) => {
+    const kind = z.enum(misuseCaseKinds).safeParse(c.req.param("kind"));
+    if (!kind.success)
+      throw new ApiError("invalid_parameter", `kind must be one of ${misuseCaseKinds.join(", ")}.`, "kind");
+    return c.json(await simulator.injectMisuse(kind.data), 201);
   });
 }

@@ -11,6 +11,7 @@ import {
 import { Random } from "../seed/random";
 import type { Origin } from "../services/write-service";
 import { UNRESTRICTED } from "../store/sql";
+import { injectMisuse, type MisuseCaseKind } from "./misuse-cases";
 import { cartAt, sendBuffered, type Terminal } from "./offline-terminal";
 
 /**
@@ -165,6 +166,16 @@ export class TerminalSimulator {
       done += this.stats.withdrawals - before;
     }
     return done;
+  }
+
+  /** Sandbox control: one case of misuse now, after the event in progress (misuse-cases.ts). */
+  async injectMisuse(kind: MisuseCaseKind) {
+    const run = this.running.then(() => injectMisuse(this.services, kind, this.clock()));
+    this.running = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** One terminal event. */

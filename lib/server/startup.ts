@@ -2,8 +2,17 @@ import "server-only";
 import { attentionAfterCycle } from "./alerts/evaluate";
 import { DashboardConfigError } from "./config";
 import { getDashboard } from "./dashboard";
+import { evaluateGates } from "./gates";
 import { stampPeerAddresses } from "./http/client-address";
 import { runSyncWhenLeader, SyncWorker } from "./sync";
+
+/** The after-cycle work: the attention rules, then the gates' misuse rules and capacity alerts. */
+async function withGates(db: Parameters<typeof evaluateGates>[0], attention: (at: Date) => Promise<unknown>) {
+  return async (at: Date) => {
+    await attention(at);
+    await evaluateGates(db, at);
+  };
+}
 
 const holder = globalThis as typeof globalThis & { __syncRunner?: { stop(): Promise<void> } };
 
@@ -25,7 +34,7 @@ export async function startDashboard(): Promise<void> {
       intervalMs: config.SYNC_INTERVAL_S * 1000,
       tailIntervalMs: config.SYNC_TAIL_S * 1000,
       log: console,
-      afterCycle: await attentionAfterCycle(db, config),
+      afterCycle: await withGates(db, await attentionAfterCycle(db, config)),
     });
     holder.__syncRunner = runSyncWhenLeader({ db, databaseUrl: config.DATABASE_URL, worker, log: console });
   } catch (err) {

@@ -42,6 +42,9 @@ export const permissions = {
   "alerts.acknowledge": ["manager", "supervisor"],
   /** The wall page (/wall) and the reads only it makes; managers and supervisors may look at it too. */
   "wall.view": ["manager", "supervisor", "wall"],
+  "gates.view": ["manager", "supervisor"],
+  /** Zone capacities and the misuse rules' settings (audited). */
+  "gates.manage": ["manager"],
 } as const satisfies Record<string, readonly Actor[]>;
 
 export type Permission = keyof typeof permissions;
@@ -68,6 +71,8 @@ export const screens = [
     permission: "reconciliation.view",
   },
   { href: "/scans", key: "scans", label: "Door scans", permission: "scans.view" },
+  { href: "/gates", key: "gates", label: "Entries and gates", permission: "gates.view" },
+  { href: "/gates/misuse", key: "misuse", label: "Misuse", permission: "gates.view" },
   { href: "/terminals", key: "terminals", label: "Terminals", permission: "terminals.view" },
   { href: "/alerts", key: "alerts", label: "Alerts", permission: "alerts.view" },
   { href: "/audit", key: "audit", label: "Audit log", permission: "audit.view" },
@@ -100,6 +105,12 @@ export const alertKindRoles = {
   refund_spike: ["manager", "supervisor"],
   negative_balance: ["manager", "supervisor"],
   review_waiting: ["manager", "supervisor"],
+  zone_capacity: ["manager", "supervisor", "wall"],
+  impossible_walk: ["manager", "supervisor"],
+  double_checkin: ["manager", "supervisor"],
+  denied_burst: ["manager", "supervisor"],
+  double_swipe: ["manager", "supervisor"],
+  offline_double_spend: ["manager", "supervisor"],
 } as const satisfies Record<AlertKind, readonly Actor[]>;
 
 export function alertKindsFor(role: Actor): AlertKind[] {

@@ -32,6 +32,16 @@ import {
  * written in one transaction so a screen sees the states and alerts of one moment.
  */
 
+/** Alerts the gates' step raises and resolves itself (lib/server/gates): not these rules' to resolve. */
+const GATE_ALERT_KINDS = new Set<string>([
+  "zone_capacity",
+  "impossible_walk",
+  "double_checkin",
+  "double_swipe",
+  "offline_double_spend",
+  "denied_burst",
+]);
+
 const TAIL_RESOURCES = ["sales", "topups", "scans", "checksum"];
 
 const at = (v: string | null) => (v === null ? null : new Date(v));
@@ -178,7 +188,7 @@ export async function evaluateAttention(
       syncFacts(tx),
       store.reviewWaitingSince(tx, new Date(now.getTime() - REVIEW_WAITING_MS)),
       store.negativeBalancesSince(tx, new Date(now.getTime() - NEGATIVE_WINDOW_MS)),
-      store.openAlerts(tx),
+      store.openAlerts(tx).then((a) => a.filter((x) => !GATE_ALERT_KINDS.has(x.kind))),
     ]);
     const rows = stateRows(
       devices.activity,

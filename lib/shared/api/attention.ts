@@ -88,6 +88,13 @@ export const alertKinds = [
   "refund_spike",
   "negative_balance",
   "review_waiting",
+  // The gates (issue 28): raised by lib/server/gates, not by the attention rules.
+  "zone_capacity",
+  "impossible_walk",
+  "double_checkin",
+  "double_swipe",
+  "offline_double_spend",
+  "denied_burst",
 ] as const;
 export const AlertKind = z.enum(alertKinds);
 export type AlertKind = z.infer<typeof AlertKind>;

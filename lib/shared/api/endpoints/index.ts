@@ -3,6 +3,7 @@ import { alerts, terminals } from "./attention";
 import type { EndpointSpec } from "./define";
 import { desk, review } from "./desk";
 import { gate } from "./gate";
+import { gates } from "./gates";
 import { audit, imports } from "./imports";
 import { night } from "./night";
 import { push } from "./push";
@@ -22,6 +23,7 @@ export const endpoints = {
   night,
   terminals,
   alerts,
+  gates,
   users,
   auth,
   connection,

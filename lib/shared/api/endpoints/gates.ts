@@ -1,0 +1,76 @@
+import {
+  CapacityChange,
+  EntriesView,
+  GateScans,
+  GateScansQuery,
+  GateSettings,
+  GateSettingsView,
+  GatesDayQuery,
+  MisuseList,
+  MisuseQuery,
+} from "../gates";
+import { endpoint } from "./define";
+
+/** The gates: entries by zone and gate, capacity, misuse (issue 28). */
+export const gates = {
+  entries: endpoint({
+    name: "gates.entries",
+    summary:
+      "Entries of one event day by zone and gate, per 5 minutes; who entered, show rates, denials, capacity.",
+    method: "GET",
+    path: "/api/gates/entries",
+    permission: "gates.view",
+    query: GatesDayQuery,
+    answer: EntriesView,
+    refresh: "live",
+  }),
+  scans: endpoint({
+    name: "gates.scans",
+    summary: "The scans of one day behind a figure: of one gate and reason, newest first (200 at most).",
+    method: "GET",
+    path: "/api/gates/scans",
+    permission: "gates.view",
+    query: GateScansQuery,
+    answer: GateScans,
+    refresh: "live",
+  }),
+  capacity: endpoint({
+    name: "gates.capacity",
+    summary: "A manager sets a zone's capacity (null removes it); audited.",
+    method: "PUT",
+    path: "/api/gates/capacity",
+    permission: "gates.manage",
+    body: CapacityChange,
+    answer: EntriesView,
+    refresh: "once",
+  }),
+  settings: endpoint({
+    name: "gates.settings",
+    summary: "The misuse rules' and capacity thresholds' settings.",
+    method: "GET",
+    path: "/api/gates/settings",
+    permission: "gates.view",
+    answer: GateSettingsView,
+    refresh: "once",
+  }),
+  saveSettings: endpoint({
+    name: "gates.saveSettings",
+    summary: "A manager changes the rules' settings (walk minimums, windows, thresholds); audited.",
+    method: "PUT",
+    path: "/api/gates/settings",
+    permission: "gates.manage",
+    body: GateSettings,
+    answer: GateSettingsView,
+    refresh: "once",
+  }),
+  misuse: endpoint({
+    name: "gates.misuse",
+    summary: "Misuse cases, newest first, each with its evidence records.",
+    method: "GET",
+    path: "/api/gates/misuse",
+    permission: "gates.view",
+    query: MisuseQuery,
+    answer: MisuseList,
+    refresh: "live",
+  }),
+};
