@@ -2,6 +2,7 @@ import "server-only";
 import type { Db, Queryable } from "@/lib/db/db";
 import type { AlertKind } from "@/lib/shared/api/attention";
 import { dayOf } from "@/lib/shared/format/time";
+import { pushBus } from "../push";
 import { insertAlert, lateAfterSeconds, resolveAlert, touchAlert } from "../store/attention";
 import { eventDays } from "../store/event-settings";
 import * as entries from "../store/gates-entries";
@@ -265,7 +266,7 @@ export async function evaluateGates(db: Db, at: Date): Promise<GatesOutcome> {
     if (b.records < QUEUE_BATCH) break;
   }
   if (total.records >= QUEUE_BATCH) await store.vacuumQueue(db);
-  await db.transaction(async (tx) => {
+  const resolved = await db.transaction(async (tx) => {
     total.opened += await capacityAlerts(tx, at);
     const stale = await store.staleMisuseAlerts(
       tx,
@@ -273,6 +274,9 @@ export async function evaluateGates(db: Db, at: Date): Promise<GatesOutcome> {
       new Date(at.getTime() - MISUSE_ALERT_HOLD_MS),
     );
     for (const id of stale) await resolveAlert(tx, id, at);
+    return stale.length;
   });
+  // The bell, the alerts and the gates' screens are told at once (the cycle's own push came before).
+  if (total.opened + resolved > 0) pushBus(db).emit("alerts");
   return total;
 }

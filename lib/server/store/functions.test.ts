@@ -107,11 +107,13 @@ describeStoreFunctions("dashboard", {
     "update a_topups_ticket_type set amount = 0",
     "delete from m_ticket_words where word = 'dubois'",
   ],
-  // The migrations' rebuilds first (016 re-derives the words, 019 the top-ups by ticket type),
+  // The migrations' rebuilds first (016 re-derives the words, 019 the top-ups by ticket type, 023
+  // the gates' entries),
   // then the changed files' (each once).
   rebuilds: [
     "select ticket_words_recompute()",
     "select live_recompute_topup_types()",
+    "select gates_recompute()",
     "select live_recompute_aggregates()",
     "select attention_recompute()",
     "select now_recompute()",

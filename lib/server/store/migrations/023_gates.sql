@@ -118,3 +118,15 @@ create index m_scans_ticket_checkin on m_scans (ticket_code) where kind = 'check
 create index m_scans_denied_device on m_scans (device_id, reason, occurred_at) where not allowed;
 create index m_sales_wristband on m_sales (wristband_id, created_at);
 -- m_topups_wristband (migration 015) serves one wristband's top-ups.
+
+-- A store mirrored before the gates: its records go through the rules once, as a first mirror's do
+-- (the same records the triggers of functions 40-42 queue; cases older than an hour raise no alert).
+insert into g_misuse_queue (resource, id)
+  select 'scans', s.id from m_scans s
+  where (s.allowed and coalesce(s.wristband_id, s.ticket_code) is not null)
+    or (not s.allowed and s.device_id is not null)
+on conflict do nothing;
+insert into g_misuse_queue (resource, id)
+  select 'sales', n.id from m_sales n
+  where n.status = 'completed' and n.payment_method = 'wristband' and n.type = 'cart'
+on conflict do nothing;

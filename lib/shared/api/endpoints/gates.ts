@@ -23,6 +23,7 @@ export const gates = {
     query: GatesDayQuery,
     answer: EntriesView,
     refresh: "live",
+    pushedBy: ["scans", "cycle", "alerts"],
   }),
   scans: endpoint({
     name: "gates.scans",
@@ -33,6 +34,7 @@ export const gates = {
     query: GateScansQuery,
     answer: GateScans,
     refresh: "live",
+    pushedBy: ["scans", "cycle"],
   }),
   capacity: endpoint({
     name: "gates.capacity",
@@ -72,5 +74,6 @@ export const gates = {
     query: MisuseQuery,
     answer: MisuseList,
     refresh: "live",
+    pushedBy: ["cycle", "alerts"],
   }),
 };
