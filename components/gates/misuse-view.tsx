@@ -84,7 +84,7 @@ function CaseCard({ c, view }: { c: Case; view: MisuseList }) {
         )}
       </p>
       <DataTable
-        caption={t("evidence")}
+        caption={t("evidence", { kind: t(`kind.${c.kind}`), id: String(c.id) })}
         columns={[t("record"), t("occurred"), t("arrived"), t("where"), t("who"), t("what")]}
         rows={c.evidence.map((e) => ({
           key: `${e.resource}:${e.id}`,
