@@ -3,6 +3,7 @@ import { attentionAfterCycle } from "./alerts/evaluate";
 import { DashboardConfigError } from "./config";
 import { getDashboard } from "./dashboard";
 import { stampPeerAddresses } from "./http/client-address";
+import { senderFor, senderLoop } from "./notify";
 import { runSyncWhenLeader, SyncWorker } from "./sync";
 
 const holder = globalThis as typeof globalThis & { __syncRunner?: { stop(): Promise<void> } };
@@ -27,7 +28,27 @@ export async function startDashboard(): Promise<void> {
       log: console,
       afterCycle: await attentionAfterCycle(db, config),
     });
-    holder.__syncRunner = runSyncWhenLeader({ db, databaseUrl: config.DATABASE_URL, worker, log: console });
+    // The notification sender runs beside the sync worker: in the one instance that leads.
+    const sender = senderLoop(
+      senderFor(db, config, () => new Date(), console),
+      config.NOTIFY_INTERVAL_S * 1000,
+      console,
+    );
+    const both = {
+      start: () => {
+        worker.start();
+        sender.start();
+      },
+      stop: async () => {
+        await Promise.all([worker.stop(), sender.stop()]);
+      },
+    };
+    holder.__syncRunner = runSyncWhenLeader({
+      db,
+      databaseUrl: config.DATABASE_URL,
+      worker: both,
+      log: console,
+    });
   } catch (err) {
     if (err instanceof DashboardConfigError) {
       console.error(`[dashboard] ${err.message}`);

@@ -34,6 +34,8 @@ export const permissions = {
   "terminals.manage": ["manager"],
   "alerts.view": ["manager", "supervisor", "staff"],
   "alerts.acknowledge": ["manager", "supervisor"],
+  /** Contact points and routes of the alerts (issue 29): where messages go holds secrets. */
+  "contacts.manage": ["manager"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

@@ -5,6 +5,7 @@ import { desk, review } from "./desk";
 import { gate } from "./gate";
 import { audit, imports } from "./imports";
 import { night } from "./night";
+import { notify } from "./notify";
 import { live } from "./sales";
 
 export type { AnswerOf, CallInput, EndpointSpec } from "./define";
@@ -24,6 +25,7 @@ export const endpoints = {
   auth,
   connection,
   docs,
+  notify,
 };
 
 /** The same, as one list (the tests and the OpenAPI document walk it). */
