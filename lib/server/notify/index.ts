@@ -4,6 +4,7 @@ import "server-only";
 export { ackToken, notifyKeys, readAckToken } from "./secrets";
 export { NotifySender, senderLoop } from "./sender";
 export {
+  acknowledgeLink,
   addContact,
   addRoute,
   deliveryLog,

@@ -76,7 +76,7 @@ export function readAckToken(
   token: string,
   now: Date,
 ): { alertId: string } | { error: "invalid" | "expired" } {
-  const m = /^([0-9]{1,18})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  const m = token.match(/^([0-9]{1,18})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/);
   if (!m) return { error: "invalid" };
   const expected = Buffer.from(mac(keys, `${m[1]}.${m[2]}`));
   const given = Buffer.from(m[3]!);

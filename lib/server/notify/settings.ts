@@ -12,11 +12,12 @@ import type {
 } from "@/lib/shared/api/notify";
 import { alertKindsFor, type Role } from "@/lib/shared/permissions";
 import type { DashboardConfig } from "../config";
+import { getDashboard } from "../dashboard";
 import { recordAudit } from "../store/audit-log";
 import { eventDays, eventFormat } from "../store/event-settings";
 import * as store from "../store/notify";
 import { smtpSettings } from "./channels";
-import { notifyKeys, seal, urlHint } from "./secrets";
+import { notifyKeys, readAckToken, seal, urlHint } from "./secrets";
 import { NotifySender } from "./sender";
 
 /** The manager's screen: contact points and routes (each change audited), a test, an alert's log. */
@@ -191,4 +192,11 @@ export async function deliveryLog(db: Db, role: Role, alertId: string): Promise<
   if (kind === null || !alertKindsFor(role).includes(kind as AlertKind))
     throw new ConsoleError("not_found", `No alert ${alertId}.`);
   return { deliveries: await store.deliveriesOfAlert(db, alertId) };
+}
+
+/** The alert an acknowledgement link names, or why not (a bad signature, an expired link). */
+export async function acknowledgeLink(token: string) {
+  const { config, clock } = await getDashboard();
+  const read = readAckToken(notifyKeys(config), token, clock());
+  return "error" in read ? { ok: false as const, error: read.error } : { ok: true as const, alertId: read.alertId };
 }

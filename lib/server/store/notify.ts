@@ -5,7 +5,7 @@ import type { Channel, Delivery, RouteInput } from "@/lib/shared/api/notify";
 
 /**
  * SQL of the notifications (migration 024): contact points, routes, the outbox the alerts
- * table's trigger writes (functions/50-notify-outbox.sql), deliveries and their log.
+ * table's trigger writes (functions/50-notify-alert-changed.sql), deliveries and their log.
  */
 
 export interface ContactRow {

@@ -1,5 +1,5 @@
 -- Alerts that find people (issue 29): contact points, routes, the outbox the alerts table's
--- trigger writes in the transaction that opens or resolves an alert (functions/50-notify-outbox.sql),
+-- trigger writes in the transaction that opens or resolves an alert (functions/50-notify-alert-changed.sql),
 -- and the deliveries the sender makes of it, with their log.
 
 -- Where messages go: an e-mail address, or a webhook (generic JSON or Slack-compatible). The
