@@ -100,8 +100,8 @@ test("a manager routes terminal alerts to an e-mail and a webhook, tests them, a
     // A route: terminals gone quiet, to both, no grouping wait.
     const addRoute = page.getByRole("form", { name: "Add a route" });
     await addRoute.getByLabel("Alert kind").selectOption("terminal_quiet");
-    await addRoute.getByLabel("Manager on duty").check();
-    await addRoute.getByLabel("Ops webhook").check();
+    await addRoute.getByRole("checkbox", { name: "Manager on duty" }).check();
+    await addRoute.getByRole("checkbox", { name: "Ops webhook" }).check();
     await addRoute.getByLabel("Group a burst within (seconds)").fill("0");
     await addRoute.getByRole("button", { name: "Add" }).click();
     await expect(page.getByTestId("route")).toContainText(

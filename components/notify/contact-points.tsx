@@ -111,7 +111,10 @@ function AddContact() {
             role: roles.find((r) => r === role) ?? null,
           },
         });
-        if (done) form.reset();
+        if (done) {
+          form.reset();
+          setChannel("email");
+        }
       }}
     >
       <h3 className="font-medium sm:col-span-2">{t("addContact")}</h3>
