@@ -198,5 +198,7 @@ export async function deliveryLog(db: Db, role: Role, alertId: string): Promise<
 export async function acknowledgeLink(token: string) {
   const { config, clock } = await getDashboard();
   const read = readAckToken(notifyKeys(config), token, clock());
-  return "error" in read ? { ok: false as const, error: read.error } : { ok: true as const, alertId: read.alertId };
+  return "error" in read
+    ? { ok: false as const, error: read.error }
+    : { ok: true as const, alertId: read.alertId };
 }
