@@ -143,23 +143,23 @@ export function Routes({ settings }: { settings: NotifySettings }) {
             className={inputClass}
           />
         </label>
-        <span className="grid grid-cols-2 gap-2">
-          <label className="grid gap-1 text-sm">
+        <span className="grid min-w-0 grid-cols-2 gap-2">
+          <label className="grid min-w-0 gap-1 text-sm">
             {t("quietFrom")}
             <input
               name="quiet_from"
               pattern="[0-2][0-9]:[0-5][0-9]"
               placeholder="23:00"
-              className={inputClass}
+              className={`${inputClass} w-full min-w-0`}
             />
           </label>
-          <label className="grid gap-1 text-sm">
+          <label className="grid min-w-0 gap-1 text-sm">
             {t("quietTo")}
             <input
               name="quiet_to"
               pattern="[0-2][0-9]:[0-5][0-9]"
               placeholder="07:00"
-              className={inputClass}
+              className={`${inputClass} w-full min-w-0`}
             />
           </label>
         </span>
