@@ -109,7 +109,7 @@ test("a manager routes terminal alerts to an e-mail and a webhook, tests them, a
       "Terminal quiet, Info and up → Manager on duty, Ops webhook",
     );
 
-    // The sandbox raises it: a selling terminal loses its connection. Any terminal alert that
+    // The sandbox raises it: a selling terminal loses its connection. Any new
     // "Terminal quiet" alert that opens from now on is routed (the simulator's stands go quiet too).
     const before = new Set(
       (await getJson<AlertsView>(page, "/api/alerts")).alerts
