@@ -8,6 +8,8 @@ export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data/e2e";
 // Overridable so that two checkouts can run their browser tests side by side.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3610);
 export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 4610);
+// The SMTP server e2e/notify.spec.ts starts: the dashboard sends its e-mails there.
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? E2E_PORT + 2000);
 
 export default defineConfig({
   testDir: "e2e",
@@ -56,6 +58,10 @@ export default defineConfig({
       ATTENTION_QUIET_S: "20",
       ATTENTION_LATE_S: "20",
       ATTENTION_ALERT_S: "30",
+      // Notifications (e2e/notify.spec.ts): its SMTP server, and a sender round every 2 s.
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: String(E2E_SMTP_PORT),
+      NOTIFY_INTERVAL_S: "2",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -36,6 +36,7 @@ const POSTGRES_SUITES = [
   "lib/server/http",
   "lib/server/users",
   "lib/server/alerts",
+  "lib/server/notify",
 ];
 const postgresUp = await new Promise((resolve) => {
   const { hostname, port } = new URL(POSTGRES_URL);

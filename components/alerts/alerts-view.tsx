@@ -15,6 +15,7 @@ import type { Alert, AlertFigures, AlertsView } from "@/lib/shared/api/attention
 import { endpoints } from "@/lib/shared/api/endpoints";
 import { escapeBidi } from "@/lib/shared/format/bidi";
 import { formatMoney } from "@/lib/shared/format/money";
+import { DeliveryLog } from "../notify";
 import { useTimeText } from "../ui/time-text";
 import { SeverityBadge } from "./severity-badge";
 
@@ -77,14 +78,16 @@ function useSubjectText(view: AlertsView) {
 }
 
 /** Open alerts first, then the history; each with its figures, a link that explains it and its acknowledgement. */
-export function AlertsScreen({ canAcknowledge }: { canAcknowledge: boolean }) {
+export function AlertsScreen({ canAcknowledge, only }: { canAcknowledge: boolean; only?: string }) {
   const t = useTranslations("alerts");
   const query = useEndpoint(endpoints.alerts.list, {});
   if (query.isPending) return <Loading what={t("loading")} />;
   if (!query.data) return <ErrorBox error={query.error} />;
   const view = query.data;
-  const open = view.alerts.filter((a) => a.state === "open");
-  const history = view.alerts.filter((a) => a.state === "resolved");
+  // `only`: one alert (a message's acknowledgement link opens it).
+  const shown = only === undefined ? view.alerts : view.alerts.filter((a) => a.id === only);
+  const open = shown.filter((a) => a.state === "open");
+  const history = shown.filter((a) => a.state === "resolved");
   return (
     <div className="space-y-6">
       <div>
@@ -172,6 +175,7 @@ function AlertCard({
       ) : (
         canAcknowledge && <AcknowledgeForm alert={alert} />
       )}
+      <DeliveryLog alertId={alert.id} timeZone={view.time_zone} />
     </li>
   );
 }

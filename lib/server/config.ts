@@ -57,6 +57,20 @@ const schema = z.object({
   // approve the sign-off, in minor units of the event currency (500 = 5.00).
   NIGHT_TOLERANCE_LINE: z.coerce.number().int().min(0).max(100_000_000).default(500),
   NIGHT_TOLERANCE_NIGHT: z.coerce.number().int().min(0).max(100_000_000).default(2000),
+  // Alerts that find people (docs/notifications.md): the SMTP server e-mail contact points send
+  // through (none: e-mail deliveries fail, saying so), its implicit TLS (on: port 465 style; off:
+  // STARTTLS when the server offers it), its login, and the sender's address.
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65_535).default(587),
+  SMTP_SECURE: z.enum(["on", "off"]).default("off"),
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASSWORD: z.string().min(1).optional(),
+  SMTP_FROM: z.string().min(3).default("Event console <console@localhost>"),
+  // The key that seals contact points' secrets (webhook URLs); without it, one derived from
+  // SESSION_SECRET. Changing it makes the stored webhooks unreadable (they must be entered again).
+  NOTIFY_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  // Seconds between the notification sender's rounds (route the outbox, send what is due).
+  NOTIFY_INTERVAL_S: z.coerce.number().int().min(1).max(600).default(10),
 });
 
 /** Every variable the dashboard reads (docs/configuration.md documents each). */

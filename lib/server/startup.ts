@@ -4,6 +4,7 @@ import { DashboardConfigError } from "./config";
 import { getDashboard } from "./dashboard";
 import { evaluateGates } from "./gates";
 import { stampPeerAddresses } from "./http/client-address";
+import { senderFor, senderLoop } from "./notify";
 import { runSyncWhenLeader, SyncWorker } from "./sync";
 
 /** The after-cycle work: the attention rules, then the gates' misuse rules and capacity alerts. */
@@ -36,7 +37,27 @@ export async function startDashboard(): Promise<void> {
       log: console,
       afterCycle: await withGates(db, await attentionAfterCycle(db, config)),
     });
-    holder.__syncRunner = runSyncWhenLeader({ db, databaseUrl: config.DATABASE_URL, worker, log: console });
+    // The notification sender runs beside the sync worker: in the one instance that leads.
+    const sender = senderLoop(
+      senderFor(db, config, () => new Date(), console),
+      config.NOTIFY_INTERVAL_S * 1000,
+      console,
+    );
+    const both = {
+      start: () => {
+        worker.start();
+        sender.start();
+      },
+      stop: async () => {
+        await Promise.all([worker.stop(), sender.stop()]);
+      },
+    };
+    holder.__syncRunner = runSyncWhenLeader({
+      db,
+      databaseUrl: config.DATABASE_URL,
+      worker: both,
+      log: console,
+    });
   } catch (err) {
     if (err instanceof DashboardConfigError) {
       console.error(`[dashboard] ${err.message}`);

@@ -45,6 +45,8 @@ export const permissions = {
   "gates.view": ["manager", "supervisor"],
   /** Zone capacities and the misuse rules' settings (audited). */
   "gates.manage": ["manager"],
+  /** Contact points and routes of the alerts (issue 29): where messages go holds secrets. */
+  "contacts.manage": ["manager"],
 } as const satisfies Record<string, readonly Actor[]>;
 
 export type Permission = keyof typeof permissions;

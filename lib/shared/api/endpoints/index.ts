@@ -6,6 +6,7 @@ import { gate } from "./gate";
 import { gates } from "./gates";
 import { audit, imports } from "./imports";
 import { night } from "./night";
+import { notify } from "./notify";
 import { push } from "./push";
 import { live } from "./sales";
 import { theme, wall } from "./wall";
@@ -31,6 +32,7 @@ export const endpoints = {
   push,
   wall,
   theme,
+  notify,
 };
 
 /** The same, as one list (the tests and the OpenAPI document walk it). */
