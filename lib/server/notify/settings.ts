@@ -10,7 +10,7 @@ import type {
   Route,
   RouteInput,
 } from "@/lib/shared/api/notify";
-import { alertKindsFor, type Role } from "@/lib/shared/permissions";
+import { type Actor, alertKindsFor, type Role } from "@/lib/shared/permissions";
 import type { DashboardConfig } from "../config";
 import { getDashboard } from "../dashboard";
 import { recordAudit } from "../store/audit-log";
@@ -22,7 +22,8 @@ import { NotifySender } from "./sender";
 
 /** The manager's screen: contact points and routes (each change audited), a test, an alert's log. */
 
-type Actor = { username: string; role: Role };
+/** Who changes the settings (audited): a signed-in account (the permission table keeps walls out). */
+type Author = { username: string; role: Actor };
 
 export function publicContact(c: store.ContactRow): ContactPoint {
   return {
@@ -54,7 +55,7 @@ export async function notifySettings(db: Db, config: DashboardConfig): Promise<N
 export async function addContact(
   db: Db,
   config: DashboardConfig,
-  user: Actor,
+  user: Author,
   input: {
     name: string;
     channel: ContactPoint["channel"];
@@ -99,14 +100,14 @@ export async function addContact(
   return publicContact(row);
 }
 
-export async function removeContact(db: Db, user: Actor, id: string): Promise<{ ok: true }> {
+export async function removeContact(db: Db, user: Author, id: string): Promise<{ ok: true }> {
   const name = await store.deleteContact(db, id);
   if (name === null) throw new ConsoleError("not_found", `No contact point ${id}.`);
   await recordAudit(db, { user, action: "notify.remove_contact", target: name, outcome: "ok" });
   return { ok: true };
 }
 
-export async function addRoute(db: Db, user: Actor, input: RouteInput, now: Date): Promise<Route> {
+export async function addRoute(db: Db, user: Author, input: RouteInput, now: Date): Promise<Route> {
   const named = [...input.contact_ids, ...(input.escalate_to ? [input.escalate_to] : [])];
   const known = await store.existingContactIds(db, named);
   const unknown = named.filter((id) => !known.includes(id));
@@ -128,7 +129,7 @@ export async function addRoute(db: Db, user: Actor, input: RouteInput, now: Date
   return { ...row, kind: row.kind as Route["kind"] };
 }
 
-export async function removeRoute(db: Db, user: Actor, id: string): Promise<{ ok: true }> {
+export async function removeRoute(db: Db, user: Author, id: string): Promise<{ ok: true }> {
   if (!(await store.deleteRoute(db, id))) throw new ConsoleError("not_found", `No route ${id}.`);
   await recordAudit(db, { user, action: "notify.remove_route", target: id, outcome: "ok" });
   return { ok: true };
@@ -157,7 +158,7 @@ export function senderFor(
 export async function sendTest(
   db: Db,
   config: DashboardConfig,
-  user: Actor,
+  user: Author,
   id: string,
   now: Date,
 ): Promise<Delivery> {
@@ -187,7 +188,7 @@ export async function sendTest(
 }
 
 /** An alert's delivery log, for a role that sees its kind. */
-export async function deliveryLog(db: Db, role: Role, alertId: string): Promise<DeliveryLog> {
+export async function deliveryLog(db: Db, role: Actor, alertId: string): Promise<DeliveryLog> {
   const kind = await store.alertKindOf(db, alertId);
   if (kind === null || !alertKindsFor(role).includes(kind as AlertKind))
     throw new ConsoleError("not_found", `No alert ${alertId}.`);

@@ -22,6 +22,8 @@ export const notify = {
     permission: "contacts.manage",
     answer: NotifySettings,
     refresh: "live",
+    // Changed only by this screen's own writes.
+    pushedBy: [],
   }),
   addContact: endpoint({
     name: "notify.add_contact",
@@ -85,5 +87,7 @@ export const notify = {
     params: AlertSegment,
     answer: DeliveryLog,
     refresh: "live",
+    // The sender writes the log between cycles; the 30 s poll is its floor.
+    pushedBy: ["alerts", "cycle"],
   }),
 };
