@@ -1,5 +1,6 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
+import type { ScanFact } from "./gates-facts";
 
 /**
  * SQL of the gates' figures (migration 023): entries per 5 minutes, first entries per zone and day,
@@ -130,19 +131,7 @@ export async function scansOf(
   f: { dayId: string | null; deviceId?: string; reason?: string; allowed?: boolean; ids?: string[] },
   limit: number,
 ) {
-  const rows = await q.query<{
-    id: string;
-    kind: string;
-    allowed: boolean;
-    reason: string | null;
-    ticket_code: string | null;
-    wristband_id: string | null;
-    zone_id: string | null;
-    device_id: string | null;
-    day_id: string;
-    occurred_at: string;
-    created_at: string;
-  }>(
+  const rows = await q.query<ScanFact>(
     `select id, kind, allowed, reason, ticket_code, wristband_id, zone_id, device_id, day_id, occurred_at, created_at
      from m_scans
      where ($1::text is null or day_id = $1) and ($2::text is null or device_id = $2)
