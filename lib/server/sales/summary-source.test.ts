@@ -37,8 +37,15 @@ describe("figures while the mirror is incomplete, and after", () => {
     expect(early.figures.summary_at).toBe(kept!.summary.generated_at);
     const { average_basket: _, ...totals } = early.totals;
     expect(totals).toEqual(salesOf(summary));
+    // Paid money and promo credit apart (never one sum): the summary's top-ups by payment method.
+    const paidWith = (keep: (method: string) => boolean) => {
+      const of = summary.topups.by_payment_method.filter((m) => keep(m.payment_method));
+      return { count: of.reduce((n, m) => n + m.count, 0), amount: of.reduce((n, m) => n + m.amount, 0) };
+    };
     expect(early.flows).toEqual({
       topups: { count: summary.topups.count, amount: summary.topups.amount },
+      paid: paidWith((m) => m !== "promo" && m !== "transfer"),
+      promo: paidWith((m) => m === "promo"),
       withdrawals: { count: summary.withdrawals.count, amount: summary.withdrawals.amount },
       bonus: { count: summary.bonuses.count, amount: summary.bonuses.amount },
     });
