@@ -7,9 +7,9 @@ import { FakeClock } from "@/lib/testing/fake-clock";
 import { startHttpReceiver, startSmtpReceiver } from "@/lib/testing/notify-receivers";
 import type { DashboardConfig } from "../config";
 import { acknowledgeAlert, insertAlert, resolveAlert } from "../store/attention";
-import { contacts } from "../store/notify";
+import { contactById, contacts, insertTestDelivery } from "../store/notify";
 import { ackToken, notifyKeys, readAckToken } from "./secrets";
-import { NotifySender } from "./sender";
+import { LEASE_MS, NotifySender } from "./sender";
 import { addContact, addRoute, deliveryLog, notifySettings, sendTest } from "./settings";
 
 /**
@@ -347,6 +347,17 @@ describe("delivery you can trust", () => {
     expect(smtp.mails).toHaveLength(0);
     clock.advance(120_000);
     await newSender().round();
+    expect(smtp.mails).toHaveLength(1);
+  });
+
+  it("a test still being sent by its request is not taken by the sender as a dead process's", async () => {
+    const mail = await contact("Lead", "email", "lead@example.test");
+    await insertTestDelivery(db, (await contactById(db, mail.id))!, clock.now(), LEASE_MS);
+    clock.advance(5_000);
+    await newSender().round();
+    expect(smtp.mails).toHaveLength(0);
+    clock.advance(LEASE_MS);
+    await newSender().round(); // the request died with it: past its lease, the sender sends it once
     expect(smtp.mails).toHaveLength(1);
   });
 

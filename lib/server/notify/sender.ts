@@ -32,7 +32,8 @@ export interface SenderOptions {
 }
 
 const rank = (s: string) => alertSeverities.indexOf(s as (typeof alertSeverities)[number]);
-const LEASE_MS = 2 * 60_000;
+/** How long a claimed delivery (or a test being sent by its request) is left to its sender. */
+export const LEASE_MS = 2 * 60_000;
 const BATCH = 10;
 
 const matches = (route: store.RouteRow, a: { kind: string; severity: string }) =>

@@ -18,7 +18,7 @@ import { eventDays, eventFormat } from "../store/event-settings";
 import * as store from "../store/notify";
 import { smtpSettings } from "./channels";
 import { notifyKeys, readAckToken, seal, urlHint } from "./secrets";
-import { NotifySender } from "./sender";
+import { LEASE_MS, NotifySender } from "./sender";
 
 /** The manager's screen: contact points and routes (each change audited), a test, an alert's log. */
 
@@ -164,7 +164,7 @@ export async function sendTest(
 ): Promise<Delivery> {
   const contact = await store.contactById(db, id);
   if (!contact) throw new ConsoleError("not_found", `No contact point ${id}.`);
-  const deliveryId = await store.insertTestDelivery(db, contact, now);
+  const deliveryId = await store.insertTestDelivery(db, contact, now, LEASE_MS);
   const sender = senderFor(db, config, () => now);
   const [{ currency, timeZone }, days] = await Promise.all([eventFormat(db), eventDays(db)]);
   const claimed: store.ClaimedDelivery = {

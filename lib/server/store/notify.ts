@@ -290,12 +290,20 @@ export async function markFailed(
   );
 }
 
-/** A test message, logged with the deliveries (of no alert). */
-export async function insertTestDelivery(q: Queryable, contact: ContactRow, at: Date): Promise<string> {
+/**
+ * A test message, logged with the deliveries (of no alert), being sent by the request that made it:
+ * leased like a claimed delivery, so that the sender does not take it as one a dead process left.
+ */
+export async function insertTestDelivery(
+  q: Queryable,
+  contact: ContactRow,
+  at: Date,
+  leaseMs: number,
+): Promise<string> {
   const [row] = await q.query<{ id: string }>(
     `insert into notify_deliveries (contact_id, contact_name, purpose, status, created_at, due_at, attempts, lease_until)
-     values ($1::bigint, $2, 'test', 'sending', $3, $3, 1, $3) returning id::text as id`,
-    [contact.id, contact.name, at.toISOString()],
+     values ($1::bigint, $2, 'test', 'sending', $3, $3, 1, $4) returning id::text as id`,
+    [contact.id, contact.name, at.toISOString(), new Date(at.getTime() + leaseMs).toISOString()],
   );
   return row!.id;
 }
