@@ -240,4 +240,29 @@ describe("misuse on the records each poll brings", () => {
     await evaluateGates(db, at(2710 + 3700));
     expect((await openAlerts(db)).filter((a) => a.kind !== "zone_capacity")).toEqual([]);
   });
+
+  it("a gate whose clock runs behind is corrected by the smallest delay it ever showed, across batches", async () => {
+    // gate-k's clock is 90 s behind the service: a record it sends at once arrives 90 s "after" it happened.
+    await upsertScans(db, [
+      scan({ s: 10_000 - 90, arrived: 10_000, wristband: "wb_x1", device: "gate-k", zone: "z_vip" }),
+    ]);
+    await evaluateGates(db, at(10_001));
+    // Later wb_k walks from the general zone to gate-k in 20 s; gate-k sends that scan 40 s late. Its delay
+    // now is 130 s: taken as the clock, the walk would read 60 s (allowed); the 90 s learned before says 20 s.
+    await upsertScans(db, [
+      scan({ s: 10_200, wristband: "wb_k", device: "gate-01" }),
+      scan({ s: 10_220 - 90, arrived: 10_260, wristband: "wb_k", device: "gate-k", zone: "z_vip" }),
+    ]);
+    await evaluateGates(db, at(10_261));
+    const walk = (await misuseList(db)).cases.find(
+      (c) => c.kind === "impossible_walk" && c.subject === "wb_k",
+    );
+    expect(walk?.figures).toMatchObject({
+      from_zone: "z_gen",
+      to_zone: "z_vip",
+      seconds: 20,
+      from_device: "gate-01",
+      to_device: "gate-k",
+    });
+  });
 });

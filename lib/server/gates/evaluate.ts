@@ -5,6 +5,7 @@ import { dayOf } from "@/lib/shared/format/time";
 import { pushBus } from "../push";
 import { insertAlert, lateAfterSeconds, resolveAlert, touchAlert } from "../store/attention";
 import { eventDays } from "../store/event-settings";
+import * as reads from "../store/gates-batch-reads";
 import * as entries from "../store/gates-entries";
 import * as store from "../store/gates-misuse";
 import {
@@ -12,7 +13,6 @@ import {
   doubleCheckIns,
   doubleSwipes,
   type GateRuleSettings,
-  holderOf,
   impossibleWalks,
   longestWalk,
   MAX_CLOCK_OFFSET_MS,
@@ -20,7 +20,6 @@ import {
   type MisuseKind,
   offlineDoubleSpends,
   type ScanFact,
-  smallestDelays,
 } from "./misuse-rules";
 
 /**
@@ -51,103 +50,78 @@ export interface GatesOutcome {
   opened: number;
 }
 
+/** Device clocks are per device and event day: `device|day` stands for the device in the walk rule. */
+const scoped = (s: ScanFact): ScanFact => ({ ...s, device_id: s.device_id && `${s.device_id}|${s.day_id}` });
+const unscoped = (v: unknown) => (typeof v === "string" ? v.split("|")[0]! : null);
+
+async function walkCases(q: Queryable, ids: string[], rules: GateRuleSettings): Promise<MisuseCase[]> {
+  // The batch's smallest delays are merged into the stored ones first: the offsets read back are both.
+  await store.saveDeviceDelays(q, await reads.batchScanDelays(q, ids));
+  const walk = await reads.walkCandidates(q, ids, longestWalk(rules) + 2 * MAX_CLOCK_OFFSET_MS);
+  if (!walk.fresh.length) return [];
+  const keys = new Set(
+    [...walk.fresh, ...walk.neighbours].filter((s) => s.device_id).map((s) => scoped(s).device_id!),
+  );
+  const offsets = await store.deviceDelays(
+    q,
+    [...keys].map((k) => ({ device: k.split("|")[0]!, day: k.split("|")[1]! })),
+  );
+  return impossibleWalks(walk.fresh.map(scoped), walk.neighbours.map(scoped), offsets, rules).map((c) => ({
+    ...c,
+    figures: {
+      ...c.figures,
+      from_device: unscoped(c.figures.from_device),
+      to_device: unscoped(c.figures.to_device),
+    },
+  }));
+}
+
+async function burstCases(q: Queryable, ids: string[], rules: GateRuleSettings): Promise<MisuseCase[]> {
+  const denied = await reads.deniedOfBatch(q, ids);
+  if (!denied.length) return [];
+  // One look per device, reason and minute: a burst's dozen records share their neighbours.
+  const looks = new Map<string, { device: string; reason: string | null; at: string }>();
+  for (const s of denied) {
+    const minute = new Date(Math.floor(Date.parse(s.occurred_at) / 60_000) * 60_000).toISOString();
+    looks.set(`${s.device_id}|${s.reason}|${minute}`, { device: s.device_id!, reason: s.reason, at: minute });
+  }
+  const around = await reads.deniedAround(q, [...looks.values()], rules.burstWindowMs + 60_000);
+  const groups = new Map<string, { device: string; reason: string; day: string; from: string }>();
+  for (const s of denied) {
+    const key = `${s.device_id}|${s.reason ?? ""}`;
+    const from = new Date(Date.parse(s.occurred_at) - rules.burstWindowMs).toISOString();
+    const g = groups.get(key);
+    if (!g || from < g.from)
+      groups.set(key, { device: s.device_id!, reason: s.reason ?? "", day: s.day_id, from });
+  }
+  const normal = await reads.normalDenials(q, [...groups.values()], rules.burstWindowMs);
+  return deniedBursts(around, rules, normal);
+}
+
+async function offlineCases(q: Queryable, ids: string[]): Promise<MisuseCase[]> {
+  const lateMs = (await lateAfterSeconds(q)) * 1000;
+  const cases: MisuseCase[] = [];
+  for (const w of await reads.lateWristbands(q, ids, lateMs)) {
+    const money = await store.wristbandMoney(q, w);
+    cases.push(...offlineDoubleSpends(w, money.sales, money.topups, lateMs));
+  }
+  return cases;
+}
+
+/** The cases a batch of the queue takes part in (its records read only where they can be evidence). */
 async function casesOf(
   q: Queryable,
   ids: { scans: string[]; sales: string[] },
   rules: GateRuleSettings,
 ): Promise<MisuseCase[]> {
-  const [scans, sales] = await Promise.all([store.scansByIds(q, ids.scans), store.salesByIds(q, ids.sales)]);
-  const cases: MisuseCase[] = [];
-
-  // Device clocks are per device and event day: `device|day` stands for the device below.
-  const scoped = (s: ScanFact): ScanFact => ({
-    ...s,
-    device_id: s.device_id && `${s.device_id}|${s.day_id}`,
-  });
-  const unscoped = (v: unknown) => (typeof v === "string" ? v.split("|")[0]! : null);
-  const allowed = scans.filter((s) => s.allowed && s.zone_id && holderOf(s));
-  const neighbours = allowed.length
-    ? await store.holderScansAround(
-        q,
-        allowed.map((s) => ({ holder: holderOf(s)!, at: s.occurred_at })),
-        longestWalk(rules) + 2 * MAX_CLOCK_OFFSET_MS,
-      )
-    : [];
-  const keys = new Set([...scans, ...neighbours].filter((s) => s.device_id).map((s) => scoped(s).device_id!));
-  const known = await store.deviceDelays(
-    q,
-    [...keys].map((k) => ({ device: k.split("|")[0]!, day: k.split("|")[1]! })),
-  );
-  const offsets = smallestDelays(scans.map(scoped), known);
-  await store.saveDeviceDelays(q, offsets);
-  cases.push(
-    ...impossibleWalks(allowed.map(scoped), neighbours.map(scoped), offsets, rules).map((c) => ({
-      ...c,
-      figures: {
-        ...c.figures,
-        from_device: unscoped(c.figures.from_device),
-        to_device: unscoped(c.figures.to_device),
-      },
-    })),
-  );
-
-  const tickets = [...new Set(scans.filter((s) => s.kind === "check_in" && s.allowed && s.ticket_code))];
-  if (tickets.length)
-    cases.push(
-      ...doubleCheckIns(
-        await store.checkInsOfTickets(
-          q,
-          tickets.map((s) => s.ticket_code!),
-        ),
-      ),
-    );
-
-  const denied = scans.filter((s) => !s.allowed && s.device_id);
-  if (denied.length) {
-    // One look per device, reason and minute: a burst's dozen records share their neighbours.
-    const looks = new Map<string, { device: string; reason: string | null; at: string }>();
-    for (const s of denied) {
-      const minute = new Date(Math.floor(Date.parse(s.occurred_at) / 60_000) * 60_000).toISOString();
-      looks.set(`${s.device_id}|${s.reason}|${minute}`, {
-        device: s.device_id!,
-        reason: s.reason,
-        at: minute,
-      });
-    }
-    const around = await store.deniedAround(q, [...looks.values()], rules.burstWindowMs + 60_000);
-    const groups = new Map<string, { device: string; reason: string; day: string; from: string }>();
-    for (const s of denied) {
-      const key = `${s.device_id}|${s.reason ?? ""}`;
-      const from = new Date(Date.parse(s.occurred_at) - rules.burstWindowMs).toISOString();
-      const g = groups.get(key);
-      if (!g || from < g.from)
-        groups.set(key, { device: s.device_id!, reason: s.reason ?? "", day: s.day_id, from });
-    }
-    const normal = await store.normalDenials(q, [...groups.values()], rules.burstWindowMs);
-    cases.push(...deniedBursts(around, rules, normal));
-  }
-
-  const charges = sales.filter((s) => s.device_id);
-  if (charges.length) {
-    const around = await store.salesAround(
-      q,
-      charges.map((s) => ({ device: s.device_id!, wristband: s.wristband_id, at: s.occurred_at })),
-      rules.doubleSwipeMs,
-    );
-    cases.push(...doubleSwipes(charges, around, rules));
-  }
-
-  const lateMs = (await lateAfterSeconds(q)) * 1000;
-  const lateWristbands = new Set(
-    sales
-      .filter((s) => Date.parse(s.created_at) - Date.parse(s.occurred_at) > lateMs)
-      .map((s) => s.wristband_id),
-  );
-  for (const w of lateWristbands) {
-    const money = await store.wristbandMoney(q, w);
-    cases.push(...offlineDoubleSpends(w, money.sales, money.topups, lateMs));
-  }
-  return cases;
+  const swipes = await reads.swipeCandidates(q, ids.sales, rules.doubleSwipeMs);
+  return [
+    ...(await walkCases(q, ids.scans, rules)),
+    ...doubleCheckIns(await reads.repeatedCheckIns(q, ids.scans)),
+    ...(await burstCases(q, ids.scans, rules)),
+    ...doubleSwipes(swipes.fresh, swipes.neighbours, rules),
+    ...(await offlineCases(q, ids.sales)),
+  ];
 }
 
 const caseLink = (id: string) => `/gates/misuse?case=${encodeURIComponent(id)}`;

@@ -8,7 +8,6 @@ import {
   offlineDoubleSpends,
   type SaleFact,
   type ScanFact,
-  smallestDelays,
   type TopupFact,
 } from "./misuse-rules";
 
@@ -67,8 +66,19 @@ function topup(p: Partial<TopupFact> & { s: number }): TopupFact {
   };
 }
 
+/** Each device's smallest arrival delay among the records: its clock offset, as the store keeps it. */
+function smallestDelays(records: ScanFact[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of records) {
+    const delay = Date.parse(r.created_at) - Date.parse(r.occurred_at);
+    if (r.device_id && !(delay >= (out.get(r.device_id) ?? Number.POSITIVE_INFINITY)))
+      out.set(r.device_id, delay);
+  }
+  return out;
+}
+
 const walks = (fresh: ScanFact[], all: ScanFact[]) =>
-  impossibleWalks(fresh, all, smallestDelays(all, new Map()), DEFAULT_RULES);
+  impossibleWalks(fresh, all, smallestDelays(all), DEFAULT_RULES);
 
 describe("impossible walk", () => {
   it("flags one wristband allowed at two zones 30 s apart, once, whichever record arrives first", () => {

@@ -28,9 +28,10 @@ export const DEFAULT_RULES: GateRuleSettings = {
 
 /**
  * A device's clock offset is the smallest delay seen between its records' occurred_at and their
- * arrival upstream (created_at, the service's clock): a record cannot arrive before it happened,
- * so a device ahead of the service shows a negative delay, and one behind shows its lag on every
- * record it sends at once. A smallest delay above this is an offline device, not a clock: not used.
+ * arrival upstream (created_at, the service's clock), kept per device and day in g_device_clock as
+ * batches arrive. A record cannot arrive before it happened, so a device ahead of the service shows
+ * a negative delay, and one behind shows its lag on every record it sends at once. A smallest delay
+ * above this is an offline device, not a clock: not used.
  */
 export const MAX_CLOCK_OFFSET_MS = 120_000;
 
@@ -39,21 +40,6 @@ export const ms = (iso: string) => Date.parse(iso);
 export function clockOffset(smallestDelayMs: number | undefined): number {
   if (smallestDelayMs === undefined || smallestDelayMs > MAX_CLOCK_OFFSET_MS) return 0;
   return smallestDelayMs;
-}
-
-/** The smallest delay per device among `records`, merged into `known` (the stored per-device minima). */
-export function smallestDelays(
-  records: { device_id: string | null; occurred_at: string; created_at: string }[],
-  known: Map<string, number>,
-): Map<string, number> {
-  const out = new Map(known);
-  for (const r of records) {
-    if (!r.device_id) continue;
-    const delay = ms(r.created_at) - ms(r.occurred_at);
-    const before = out.get(r.device_id);
-    if (before === undefined || delay < before) out.set(r.device_id, delay);
-  }
-  return out;
 }
 
 export const holderOf = (s: Pick<ScanFact, "wristband_id" | "ticket_code">) =>

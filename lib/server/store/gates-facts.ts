@@ -1,6 +1,25 @@
 import "server-only";
 
-/** The records and cases of the misuse rules (lib/server/gates/misuse-rules.ts). */
+/** The records and cases of the misuse rules (lib/server/gates/misuse-rules.ts), and their rows. */
+
+export const SCAN_COLUMNS = `id, kind, allowed, reason, ticket_code, wristband_id, zone_id, device_id, day_id,
+  occurred_at, created_at`;
+export const SALE_COLUMNS = `id, type, status, payment_method, total, wristband_id, device_id, day_id, occurred_at,
+  created_at`;
+
+export const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+export const scanRow = (r: ScanFact): ScanFact => ({
+  ...r,
+  occurred_at: iso(r.occurred_at),
+  created_at: iso(r.created_at),
+});
+export const saleRow = (r: SaleFact): SaleFact => ({
+  ...r,
+  total: Number(r.total),
+  occurred_at: iso(r.occurred_at),
+  created_at: iso(r.created_at),
+});
+
 export interface ScanFact {
   id: string;
   kind: string;

@@ -1,11 +1,12 @@
 import "server-only";
 import type { Queryable } from "@/lib/db/db";
-import type { GateRuleSettings, MisuseCase, SaleFact, ScanFact, TopupFact } from "./gates-facts";
+import type { GateRuleSettings, MisuseCase, SaleFact, TopupFact } from "./gates-facts";
+import { iso, SALE_COLUMNS, saleRow } from "./gates-facts";
 
 /**
- * SQL of the misuse rules (migration 023): the queue the mirror's triggers fill, the neighbours of
- * the new records read by index (a holder's scans around a time, a ticket's check-ins, a device's
- * sales around a time, one wristband's money), the cases and their alerts.
+ * SQL of the misuse rules (migration 023): the settings, the queue the mirror's triggers fill, one
+ * wristband's money, the devices' clocks, the cases and their alerts. A batch's records and their
+ * neighbours are read in gates-batch-reads.ts.
  */
 
 export type {
@@ -17,24 +18,6 @@ export type {
   ScanFact,
   TopupFact,
 } from "./gates-facts";
-
-const SCAN_COLUMNS = `id, kind, allowed, reason, ticket_code, wristband_id, zone_id, device_id, day_id,
-  occurred_at, created_at`;
-const SALE_COLUMNS = `id, type, status, payment_method, total, wristband_id, device_id, day_id, occurred_at,
-  created_at`;
-
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
-const scanRow = (r: ScanFact): ScanFact => ({
-  ...r,
-  occurred_at: iso(r.occurred_at),
-  created_at: iso(r.created_at),
-});
-const saleRow = (r: SaleFact): SaleFact => ({
-  ...r,
-  total: Number(r.total),
-  occurred_at: iso(r.occurred_at),
-  created_at: iso(r.created_at),
-});
 
 export interface GateSettingsRow {
   rules: GateRuleSettings;
@@ -131,128 +114,6 @@ export async function vacuumQueue(db: Queryable): Promise<void> {
 export async function queueLength(q: Queryable): Promise<number> {
   const [row] = await q.query<{ n: number }>("select count(*)::float8 as n from g_misuse_queue");
   return Number(row?.n ?? 0);
-}
-
-export async function scansByIds(q: Queryable, ids: string[]): Promise<ScanFact[]> {
-  if (!ids.length) return [];
-  const rows = await q.query<ScanFact>(`select ${SCAN_COLUMNS} from m_scans where id = any($1::text[])`, [
-    ids,
-  ]);
-  return rows.map(scanRow);
-}
-
-export async function salesByIds(q: Queryable, ids: string[]): Promise<SaleFact[]> {
-  if (!ids.length) return [];
-  const rows = await q.query<SaleFact>(`select ${SALE_COLUMNS} from m_sales where id = any($1::text[])`, [
-    ids,
-  ]);
-  return rows.map(saleRow);
-}
-
-/** Allowed scans with a zone of each holder within `spanMs` of each given time. */
-export async function holderScansAround(
-  q: Queryable,
-  around: { holder: string; at: string }[],
-  spanMs: number,
-): Promise<ScanFact[]> {
-  if (!around.length) return [];
-  const rows = await q.query<ScanFact>(
-    `select distinct ${SCAN_COLUMNS.replace(/(\w+)/g, "s.$1")}
-     from unnest($1::text[], $2::timestamptz[]) a(holder, at)
-     join m_scans s on coalesce(s.wristband_id, 't:' || s.ticket_code) = a.holder
-       and s.allowed and coalesce(s.wristband_id, s.ticket_code) is not null
-       and s.occurred_at between a.at - $3::interval and a.at + $3::interval
-     where s.zone_id is not null`,
-    [around.map((a) => a.holder), around.map((a) => a.at), `${Math.ceil(spanMs / 1000)} seconds`],
-  );
-  return rows.map(scanRow);
-}
-
-/** Every allowed check-in of the tickets. */
-export async function checkInsOfTickets(q: Queryable, tickets: string[]): Promise<ScanFact[]> {
-  if (!tickets.length) return [];
-  const rows = await q.query<ScanFact>(
-    `select ${SCAN_COLUMNS} from m_scans where ticket_code = any($1::text[]) and kind = 'check_in' and allowed`,
-    [tickets],
-  );
-  return rows.map(scanRow);
-}
-
-/** Denied scans of each device and reason within `spanMs` of each given time. */
-export async function deniedAround(
-  q: Queryable,
-  around: { device: string; reason: string | null; at: string }[],
-  spanMs: number,
-): Promise<ScanFact[]> {
-  if (!around.length) return [];
-  const rows = await q.query<ScanFact>(
-    `select distinct ${SCAN_COLUMNS.replace(/(\w+)/g, "s.$1")}
-     from unnest($1::text[], $2::text[], $3::timestamptz[]) a(device, reason, at)
-     join m_scans s on s.device_id = a.device and not s.allowed and s.reason = a.reason
-       and s.occurred_at between a.at - $4::interval and a.at + $4::interval`,
-    [
-      around.map((a) => a.device),
-      around.map((a) => a.reason),
-      around.map((a) => a.at),
-      `${Math.ceil(spanMs / 1000)} seconds`,
-    ],
-  );
-  return rows.map(scanRow);
-}
-
-/**
- * The usual denials per window of each device and reason: its denials of the event day before the
- * window (every zone) over the day's time so far, per `windowMs`. Keyed `device|reason`.
- */
-export async function normalDenials(
-  q: Queryable,
-  keys: { device: string; reason: string; day: string; from: string }[],
-  windowMs: number,
-): Promise<Map<string, number>> {
-  if (!keys.length) return new Map();
-  const rows = await q.query<{ device: string; reason: string; rate: number }>(
-    `select k.device, k.reason,
-       greatest(0, coalesce(sum(d.count), 0) - (select count(*) from m_scans s where s.device_id = k.device
-         and not s.allowed and s.reason = k.reason and s.occurred_at >= k.from_at))::float8
-       / greatest(extract(epoch from k.from_at - dd.starts_at) * 1000, $5::float8) * $5::float8 as rate
-     from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) k(device, reason, day, from_at)
-     join m_days dd on dd.id = k.day
-     left join g_denied d on d.day_id = k.day and d.device_id = k.device and d.reason = k.reason
-     group by k.device, k.reason, k.from_at, dd.starts_at`,
-    [
-      keys.map((k) => k.device),
-      keys.map((k) => k.reason),
-      keys.map((k) => k.day),
-      keys.map((k) => k.from),
-      windowMs,
-    ],
-  );
-  const out = new Map<string, number>();
-  for (const r of rows)
-    out.set(`${r.device}|${r.reason}`, Math.max(out.get(`${r.device}|${r.reason}`) ?? 0, Number(r.rate)));
-  return out;
-}
-
-/** Sales of each device and wristband within `spanMs` of each given time. */
-export async function salesAround(
-  q: Queryable,
-  around: { device: string; wristband: string; at: string }[],
-  spanMs: number,
-): Promise<SaleFact[]> {
-  if (!around.length) return [];
-  const rows = await q.query<SaleFact>(
-    `select distinct ${SALE_COLUMNS.replace(/(\w+)/g, "s.$1")}
-     from unnest($1::text[], $2::text[], $3::timestamptz[]) a(device, wristband, at)
-     join m_sales s on s.device_id = a.device and s.wristband_id = a.wristband
-       and s.occurred_at between a.at - $4::interval and a.at + $4::interval`,
-    [
-      around.map((a) => a.device),
-      around.map((a) => a.wristband),
-      around.map((a) => a.at),
-      `${Math.ceil(spanMs / 1000)} seconds`,
-    ],
-  );
-  return rows.map(saleRow);
 }
 
 /** One wristband's sales and top-ups (the balance replay of offlineDoubleSpends). */
