@@ -25,6 +25,23 @@ export interface Candidates<T> {
   neighbours: T[];
 }
 
+/**
+ * The batch's rows of `table` ($1: ids) that pass `fresh` and have a partner, a row `m` of the same
+ * table that passes `partner` for the fresh row `f` (looked up per fresh row), then every partner:
+ * flagged `fresh` or not.
+ */
+function candidatesSql(table: string, columns: string, fresh: string, partner: string): string {
+  return `with fresh as (
+      select ${columns} from ${table} f where f.id = any($1::text[]) and ${fresh}
+    ), pairs as (
+      select f.id as fresh_id, n.* from fresh f cross join lateral (
+        select ${columns} from ${table} m where ${partner} ${ONE_LOOKUP_PER_KEY}) n
+    )
+    select ${columns}, true as fresh from fresh where id in (select fresh_id from pairs)
+    union all
+    select distinct ${columns}, false as fresh from pairs`;
+}
+
 function splitCandidates<T extends { id: string }>(rows: (T & { fresh: boolean })[]): Candidates<T> {
   const neighbours = new Map<string, T>();
   const fresh: T[] = [];
@@ -58,21 +75,15 @@ export async function walkCandidates(
 ): Promise<Candidates<ScanFact>> {
   if (!ids.length) return { fresh: [], neighbours: [] };
   const rows = await q.query<ScanFact & { fresh: boolean }>(
-    `with fresh as (
-       select ${SCAN_COLUMNS} from m_scans
-       where id = any($1::text[]) and allowed and zone_id is not null and coalesce(wristband_id, ticket_code) is not null
-     ), pairs as (
-       select f.id as fresh_id, n.* from fresh f cross join lateral (
-         select ${SCAN_COLUMNS} from m_scans m
-         where coalesce(m.wristband_id, 't:' || m.ticket_code) = coalesce(f.wristband_id, 't:' || f.ticket_code)
-           and m.occurred_at between f.occurred_at - $2::interval and f.occurred_at + $2::interval
-           and m.allowed and coalesce(m.wristband_id, m.ticket_code) is not null and m.zone_id <> f.zone_id
-           and (m.device_id is null or m.device_id is distinct from f.device_id)
-         ${ONE_LOOKUP_PER_KEY}) n
-     )
-     select ${SCAN_COLUMNS}, true as fresh from fresh where id in (select fresh_id from pairs)
-     union all
-     select distinct ${SCAN_COLUMNS}, false as fresh from pairs`,
+    candidatesSql(
+      "m_scans",
+      SCAN_COLUMNS,
+      "f.allowed and f.zone_id is not null and coalesce(f.wristband_id, f.ticket_code) is not null",
+      `coalesce(m.wristband_id, 't:' || m.ticket_code) = coalesce(f.wristband_id, 't:' || f.ticket_code)
+       and m.occurred_at between f.occurred_at - $2::interval and f.occurred_at + $2::interval
+       and m.allowed and coalesce(m.wristband_id, m.ticket_code) is not null and m.zone_id <> f.zone_id
+       and (m.device_id is null or m.device_id is distinct from f.device_id)`,
+    ),
     [ids, seconds(spanMs)],
   );
   return splitCandidates(rows.map((r) => ({ ...scanRow(r), fresh: r.fresh })));
@@ -172,19 +183,14 @@ export async function swipeCandidates(
 ): Promise<Candidates<SaleFact>> {
   if (!ids.length) return { fresh: [], neighbours: [] };
   const rows = await q.query<SaleFact & { fresh: boolean }>(
-    `with fresh as (
-       select ${SALE_COLUMNS} from m_sales s where s.id = any($1::text[]) and ${charge("s")}
-     ), pairs as (
-       select f.id as fresh_id, n.* from fresh f cross join lateral (
-         select ${SALE_COLUMNS} from m_sales m
-         where m.wristband_id = f.wristband_id and m.device_id = f.device_id
-           and m.occurred_at between f.occurred_at - $2::interval and f.occurred_at + $2::interval
-           and m.id <> f.id and m.total = f.total and ${charge("m")}
-         ${ONE_LOOKUP_PER_KEY}) n
-     )
-     select ${SALE_COLUMNS}, true as fresh from fresh where id in (select fresh_id from pairs)
-     union all
-     select distinct ${SALE_COLUMNS}, false as fresh from pairs`,
+    candidatesSql(
+      "m_sales",
+      SALE_COLUMNS,
+      charge("f"),
+      `m.wristband_id = f.wristband_id and m.device_id = f.device_id
+       and m.occurred_at between f.occurred_at - $2::interval and f.occurred_at + $2::interval
+       and m.id <> f.id and m.total = f.total and ${charge("m")}`,
+    ),
     [ids, seconds(spanMs)],
   );
   return splitCandidates(rows.map((r) => ({ ...saleRow(r), fresh: r.fresh })));
