@@ -37,7 +37,7 @@ export function MisuseScreen({ caseId }: { caseId?: string }) {
       ) : (
         <ul className="space-y-4" aria-label={t("heading")}>
           {view.cases.map((c) => (
-            <CaseCard key={c.id} c={c} view={view} />
+            <CaseCard key={c.id} c={c} view={view} listed={!caseId} />
           ))}
         </ul>
       )}
@@ -45,7 +45,7 @@ export function MisuseScreen({ caseId }: { caseId?: string }) {
   );
 }
 
-function CaseCard({ c, view }: { c: Case; view: MisuseList }) {
+function CaseCard({ c, view, listed }: { c: Case; view: MisuseList; listed: boolean }) {
   const t = useTranslations("misuse");
   const locale = useIntlLocale();
   const time = useTimeText(view.time_zone);
@@ -108,6 +108,11 @@ function CaseCard({ c, view }: { c: Case; view: MisuseList }) {
           ],
         }))}
       />
+      {listed && c.evidence_total > c.evidence.length && (
+        <Link className={`${textLinkClass} mt-2 inline-block text-sm`} href={`/gates/misuse?case=${c.id}`}>
+          {t("allEvidence", { count: c.evidence_total })}
+        </Link>
+      )}
     </li>
   );
 }

@@ -8,7 +8,14 @@ import { openAlerts } from "../store/attention";
 import { upsertSales, upsertScans, upsertTopups } from "../store/mirror";
 import { DEFAULT_ATTENTION } from "../terminals";
 import { evaluateGates } from "./evaluate";
-import { entriesView, gateSettingsView, misuseList, saveGateSettings, setZoneCapacity } from "./views";
+import {
+  entriesView,
+  gateSettingsView,
+  LIST_EVIDENCE,
+  misuseList,
+  saveGateSettings,
+  setZoneCapacity,
+} from "./views";
 
 /**
  * The gates on a real store (PGlite; DATABASE_URL runs it in a throwaway PostgreSQL schema): the
@@ -232,7 +239,12 @@ describe("misuse on the records each poll brings", () => {
     ]);
     await evaluateGates(db, at(2710));
     const burst = (await misuseList(db)).cases.find((c) => c.kind === "denied_burst")!;
-    expect(burst.evidence).toHaveLength(11);
+    // The list shows its first records and the count; the case's own view, every record.
+    expect(burst.evidence_total).toBe(11);
+    expect(burst.evidence).toHaveLength(LIST_EVIDENCE);
+    const [whole] = (await misuseList(db, burst.id)).cases;
+    expect(whole!.evidence.map((e) => e.id).slice(0, LIST_EVIDENCE)).toEqual(burst.evidence.map((e) => e.id));
+    expect(whole!.evidence).toHaveLength(11);
     expect(await kinds()).toHaveLength(5);
   });
 

@@ -155,12 +155,22 @@ export async function gateScans(
   return { time_zone: format.timeZone, scans };
 }
 
+/** Records shown per case in the list of cases (a burst or an offline spend can hold a hundred). */
+export const LIST_EVIDENCE = 5;
+
+/** The newest 100 cases with their first records, or one case (`caseId`) with all of them. */
 export async function misuseList(db: Queryable, caseId?: string): Promise<MisuseList> {
-  const [format, cases, zones] = await Promise.all([
+  const [format, found, zones] = await Promise.all([
     eventFormat(db),
     entries.misuseCases(db, caseId ? 1 : 100, caseId),
     entries.zoneNames(db),
   ]);
+  // The list shows each case's first records; a case's own view (its link) shows them all.
+  const cases = found.map((c) => ({
+    ...c,
+    evidence_total: c.evidence.length,
+    evidence: caseId ? c.evidence : c.evidence.slice(0, LIST_EVIDENCE),
+  }));
   const records = await entries.evidenceRecords(
     db,
     cases.flatMap((c) => c.evidence),

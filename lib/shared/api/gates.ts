@@ -166,7 +166,10 @@ export const MisuseCaseView = z.object({
   figures: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
   alert_id: z.string().nullable(),
   alert_state: z.string().nullable(),
+  /** In the list, the first LIST_EVIDENCE records; in one case's view, all of them. */
   evidence: z.array(EvidenceLine),
+  /** How many records the case holds (a burst or an offline spend can hold a hundred). */
+  evidence_total: z.number().int().nonnegative(),
 });
 
 export const MisuseQuery = z.object({
