@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as acknowledge from "@/app/api/alerts/[id]/acknowledge/route";
+import * as alerts from "@/app/api/alerts/route";
 import * as login from "@/app/api/auth/login/route";
 import * as importStart from "@/app/api/import/route";
 import * as sales from "@/app/api/live/sales/route";
@@ -82,6 +83,14 @@ describe("bad input is a 400 with a stable code", () => {
         "cursor",
       );
     }
+  });
+
+  it("an alert id that is not one: ?alert=abc, an overflowing number; a real one reads that alert", async () => {
+    for (const bad of ["abc", "1".repeat(19), "-1"])
+      await expect400(alerts, "GET", `/api/alerts?alert=${encodeURIComponent(bad)}`, {}, "alert");
+    const res = await h.call(alerts, "GET", `/api/alerts?alert=${alertId}`, { cookie: manager });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { alerts: { id: string }[] }).alerts.map((a) => a.id)).toEqual([alertId]);
   });
 
   it("NUL and lone surrogates in every typed body field: comments, reasons, the username, codes", async () => {

@@ -80,14 +80,15 @@ function useSubjectText(view: AlertsView) {
 /** Open alerts first, then the history; each with its figures, a link that explains it and its acknowledgement. */
 export function AlertsScreen({ canAcknowledge, only }: { canAcknowledge: boolean; only?: string }) {
   const t = useTranslations("alerts");
-  const query = useEndpoint(endpoints.alerts.list, {});
+  // `only`: one alert (a message's acknowledgement link opens it), read by its id.
+  const query = useEndpoint(endpoints.alerts.list, { query: only === undefined ? {} : { alert: only } });
   if (query.isPending) return <Loading what={t("loading")} />;
   if (!query.data) return <ErrorBox error={query.error} />;
   const view = query.data;
-  // `only`: one alert (a message's acknowledgement link opens it).
-  const shown = only === undefined ? view.alerts : view.alerts.filter((a) => a.id === only);
-  const open = shown.filter((a) => a.state === "open");
-  const history = shown.filter((a) => a.state === "resolved");
+  const open = view.alerts.filter((a) => a.state === "open");
+  const history = view.alerts.filter((a) => a.state === "resolved");
+  // The list holds the newest alerts: the heading counts all open ones, and says when some are not listed.
+  const openCount = only === undefined ? view.open : open.length;
   return (
     <div className="space-y-6">
       <div>
@@ -96,8 +97,13 @@ export function AlertsScreen({ canAcknowledge, only }: { canAcknowledge: boolean
       </div>
       <section aria-labelledby="alerts-open">
         <h2 id="alerts-open" className="mb-2 font-semibold">
-          {t("openHeading", { count: open.length })}
+          {t("openHeading", { count: openCount })}
         </h2>
+        {open.length < openCount && (
+          <p className="mb-2 text-sm text-slate-700" data-testid="open-not-listed">
+            {t("openListed", { shown: open.length, count: openCount })}
+          </p>
+        )}
         {open.length === 0 ? (
           <Empty>{t("noneOpen")}</Empty>
         ) : (

@@ -12,14 +12,23 @@ import { mirrorFreshness } from "../sync/freshness";
 
 /** What the alerts screen and the bell show, from the stored alerts; acknowledging one. */
 
-const ALERTS_ON_PAGE = 200;
+export const ALERTS_ON_PAGE = 200;
 
 const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id: d.id, name: d.name }));
 
-export async function alertsView(db: Queryable, role: Actor, now = new Date()): Promise<AlertsView> {
+/**
+ * The newest ALERTS_ON_PAGE alerts of the role's kinds, open ones first, with the count of all open
+ * ones; `only`: that one alert (none if its kind is not the role's), however many others are open.
+ */
+export async function alertsView(
+  db: Queryable,
+  role: Actor,
+  { only, now = new Date() }: { only?: string; now?: Date } = {},
+): Promise<AlertsView> {
   const kinds = alertKindsFor(role);
-  const [alerts, format, days, freshness] = await Promise.all([
-    store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE),
+  const [alerts, count, format, days, freshness] = await Promise.all([
+    store.alertsOfKinds(db, kinds, ALERTS_ON_PAGE, only),
+    store.countOpenAlerts(db, kinds),
     eventFormat(db),
     dayNames(db),
     mirrorFreshness(db, now),
@@ -28,7 +37,7 @@ export async function alertsView(db: Queryable, role: Actor, now = new Date()): 
     currency: format.currency,
     time_zone: format.timeZone,
     days,
-    open: alerts.filter((a) => a.state === "open").length,
+    open: count.open,
     alerts,
     freshness,
   };

@@ -364,12 +364,17 @@ export async function resolveAlert(q: Queryable, id: string, at: Date): Promise<
   );
 }
 
-/** Alerts of the given kinds, open ones first, then the newest. */
-export function alertsOfKinds(q: Queryable, kinds: AlertKind[], limit: number): Promise<Alert[]> {
+/** Alerts of the given kinds, open ones first, then the newest; `id`: that one only. */
+export function alertsOfKinds(
+  q: Queryable,
+  kinds: AlertKind[],
+  limit: number,
+  id?: string,
+): Promise<Alert[]> {
   return q.query<Alert>(
-    `select ${ALERT_COLUMNS} from alerts where kind = any($1::text[])
+    `select ${ALERT_COLUMNS} from alerts where kind = any($1::text[]) and ($3::bigint is null or id = $3::bigint)
      order by (state = 'open') desc, last_seen desc, id desc limit $2`,
-    [kinds, limit],
+    [kinds, limit, id ?? null],
   );
 }
 

@@ -128,12 +128,21 @@ export const AlertsView = z.object({
   currency: z.string(),
   time_zone: z.string(),
   days: z.array(DayName),
+  /** Open alerts of the role's kinds in all (the list holds the newest ALERTS_ON_PAGE). */
   open: z.number(),
   alerts: z.array(Alert),
   /** The alerts are as fresh as the mirror they are evaluated on. */
   freshness: MirrorFreshness,
 });
 export type AlertsView = z.infer<typeof AlertsView>;
+
+/** `?alert=`: one alert only (a message's acknowledgement link opens it), however many are open. */
+export const AlertsQuery = z.object({
+  alert: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, "not a valid alert id.")
+    .optional(),
+});
 
 export const AlertCount = z.object({ open: z.number(), unacknowledged: z.number() });
 export type AlertCount = z.infer<typeof AlertCount>;

@@ -2,6 +2,7 @@ import {
   AcknowledgeRequest,
   Alert,
   AlertCount,
+  AlertsQuery,
   AlertsView,
   StationChange,
   TerminalDetail,
@@ -50,10 +51,12 @@ export const terminals = {
 export const alerts = {
   list: endpoint({
     name: "alerts.list",
-    summary: "The alerts of the kinds this role sees: open ones first, then the history.",
+    summary:
+      "The alerts of the kinds this role sees: open ones first, then the history (the newest 200); `alert` reads one.",
     method: "GET",
     path: "/api/alerts",
     permission: "alerts.view",
+    query: AlertsQuery,
     answer: AlertsView,
     refresh: "live",
     pushedBy: ["alerts"],
