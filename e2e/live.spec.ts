@@ -119,14 +119,20 @@ test("the overview's day totals equal GET /reports/sales-summary for each day", 
       { timeout: 120_000, intervals: [5_000] },
     )
     .toBeGreaterThanOrEqual(before.sales.count);
-  const count = await numberIn(page, "day-count");
-  const total = plain(await page.getByTestId("day-total").textContent());
+  // The headline and the per-day row are read in one go: both come from one answer, and the screen may
+  // refresh itself between two separate reads (a push or its 30 s poll).
+  const shown = await page.evaluate((dayId) => {
+    const text = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
+    return { count: text("day-count"), total: text("day-total"), row: text(`by-day-count-${dayId}`) };
+  }, currentDay?.id);
+  const count = Number(shown.count.replace(/[^0-9]/g, ""));
+  const total = plain(shown.total);
   const after = await api<Summary>(`/reports/sales-summary?day_id=${currentDay?.id}`);
   expect(count).toBeGreaterThanOrEqual(before.sales.count);
   expect(count).toBeLessThanOrEqual(after.sales.count);
   if (before.sales.count === after.sales.count)
     expect(total).toBe(plain(formatMoney(after.sales.total, after.currency)));
-  expect(await numberIn(page, `by-day-count-${currentDay?.id}`)).toBe(count);
+  expect(Number(shown.row.replace(/[^0-9]/g, ""))).toBe(count);
 });
 
 // The screen refreshes itself every 30 s: the new sale comes without a reload (the time it took is
