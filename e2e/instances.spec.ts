@@ -366,6 +366,25 @@ test("two instances on one PostgreSQL both push: a browser on the instance that 
     await expect.poll(count, { timeout: 300_000 }).toBeGreaterThan(0);
     const first = await count();
 
+    // A recorder of B's push stream (an EventSource answered by B's /api/stream): the topics B
+    // tells a browser, and when.
+    await page.evaluate((origin) => {
+      const w = window as unknown as { pushed: { at: number; topics: string[] }[] };
+      w.pushed = [];
+      new EventSource(`${origin}/api/stream`).addEventListener("change", (event) => {
+        const { topics } = JSON.parse((event as MessageEvent<string>).data) as { topics: string[] };
+        w.pushed.push({ at: Date.now(), topics });
+      });
+    }, b.origin);
+    const salesPushedSince = (since: number) =>
+      page.evaluate(
+        (since) =>
+          (window as unknown as { pushed: { at: number; topics: string[] }[] }).pushed.some(
+            (p) => p.at >= since && p.topics.includes("sales"),
+          ),
+        since,
+      );
+
     const sold = await fetch(`${API_ORIGIN}/admin/simulator/late-sale`, {
       method: "POST",
       headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
@@ -374,24 +393,15 @@ test("two instances on one PostgreSQL both push: a browser on the instance that 
     expect(sold.status).toBe(201);
     const soldAt = Date.now();
     const answersBefore = overviews.length;
-    // Pushed: the sale reaches the upstream, A's next tail poll (3 s) mirrors it and notifies, B
-    // tells its browser, which refetches the overview — well before the 30 s poll would have.
-    await expect.poll(count, { timeout: 25_000, intervals: [250] }).toBeGreaterThan(first);
+    // Pushed: the sale reaches the upstream, A's next tail poll (3 s) mirrors it and notifies through
+    // PostgreSQL, B tells its browser, which refetches the overview. Waited for by its causes, not by a
+    // clock (the 30 s poll is the floor): B's stream carried a `sales` change after the sale, and the
+    // overview shows more sales with no reload.
+    await expect.poll(() => salesPushedSince(soldAt), { timeout: 120_000, intervals: [250] }).toBe(true);
+    await expect.poll(count, { timeout: 120_000, intervals: [250] }).toBeGreaterThan(first);
     const shownAfter = (Date.now() - soldAt) / 1000;
     console.log(`the sale was on B's overview ${shownAfter.toFixed(1)} s after it reached the upstream`);
-    expect(shownAfter).toBeLessThan(20);
     expect(overviews.length).toBeGreaterThan(answersBefore);
-    // The stream is open on B (an EventSource answered by B's /api/stream).
-    const stream = await page.evaluate(async (origin) => {
-      const source = new EventSource(`${origin}/api/stream`);
-      const heard = await new Promise<string>((resolve) => {
-        source.addEventListener("heartbeat", () => resolve("heartbeat"));
-        source.onerror = () => resolve("error");
-      });
-      source.close();
-      return heard;
-    }, b.origin);
-    expect(stream).toBe("heartbeat");
     recordMeasure({ name: "pushed-sale-other-instance", value: shownAfter, unit: "s" });
   } finally {
     for (const i of instances) killGroup(i, "SIGKILL");
