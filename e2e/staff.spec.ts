@@ -296,7 +296,13 @@ test("resolving a review pair keeps one wristband and moves the other's balance"
   await keepButton.click();
   await expect(page.getByRole("alertdialog", { name: "Confirm keep" })).toContainText(`Keep ${nfc}?`);
   await expect(page.getByTestId("moving-paid")).toBeVisible();
+  // The queue's next refresh (pushed each sync cycle) no longer lists the pair: what was kept stays.
+  const refreshedWithout = page.waitForResponse(
+    async (res) => new URL(res.url()).pathname === "/api/review" && !(await res.text()).includes(nfc),
+  );
   await page.getByRole("button", { name: "Yes, keep this one" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Kept ${nfc}` })).toContainText("moved to it");
+  await refreshedWithout;
   await expect(page.getByRole("status").filter({ hasText: `Kept ${nfc}` })).toContainText("moved to it");
   expect((await wristband(nfc)).status).toBe("active");
   await page.getByRole("button", { name: "Done" }).click();

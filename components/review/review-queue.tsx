@@ -33,31 +33,87 @@ function movedTo(kept: Wristband, pair: ReviewPair) {
   };
 }
 
-/** Wristbands in pending_review, by the ticket they compete for; refreshed every 30 s. */
+/** A pair resolved from this screen: what was kept and moved, shown until "Done". */
+interface KeptPair {
+  key: string;
+  title: string;
+  kept: Wristband;
+  moved: number;
+  movedPromo: number;
+}
+
+const pairKey = (pair: ReviewPair) => pair.ticket_code ?? pair.members[0]!.id;
+
+/**
+ * Wristbands in pending_review, by the ticket they compete for; refreshed every 30 s. What was kept
+ * stays on screen until "Done", even after a refresh no longer lists its pair.
+ */
 export function ReviewQueue({ canResolve }: { canResolve: boolean }) {
   const t = useTranslations("review");
   const locale = useIntlLocale();
+  const queryClient = useQueryClient();
   const query = useEndpoint(endpoints.review.queue, {});
+  const [kept, setKept] = useState<KeptPair[]>([]);
   if (query.isPending) return <Loading what={t("loading")} />;
   if (query.isError) return <ErrorBox error={query.error} />;
   const { pairs, currency, refreshedAt, timeZone } = query.data;
   const now = new Date(refreshedAt).getTime();
+  const money = (minor: number) => formatMoney(minor, currency, locale);
+  const keptKeys = new Set(kept.map((k) => k.key));
+  const waiting = pairs.filter((pair) => !keptKeys.has(pairKey(pair)));
+  const dismiss = (key: string) => {
+    setKept((list) => list.filter((k) => k.key !== key));
+    queryClient.invalidateQueries({ queryKey: keyOf(endpoints.review.queue) });
+  };
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
-        {t("waiting", { count: pairs.length, time: timeOfDay(refreshedAt, timeZone) })}
+        {t("waiting", { count: waiting.length, time: timeOfDay(refreshedAt, timeZone) })}
       </p>
-      {pairs.length === 0 && <p>{t("nothing")}</p>}
-      {pairs.map((pair) => (
+      {kept.map((k) => (
+        <KeptNotice key={k.key} kept={k} money={money} onDone={() => dismiss(k.key)} />
+      ))}
+      {waiting.length === 0 && <p>{t("nothing")}</p>}
+      {waiting.map((pair) => (
         <Pair
-          key={pair.ticket_code ?? pair.members[0]!.id}
+          key={pairKey(pair)}
           pair={pair}
-          money={(c) => formatMoney(c, currency, locale)}
+          money={money}
           now={now}
           canResolve={canResolve}
+          onKept={(done) => setKept((list) => [...list, { key: pairKey(pair), ...done }])}
         />
       ))}
     </div>
+  );
+}
+
+function KeptNotice({
+  kept,
+  money,
+  onDone,
+}: {
+  kept: KeptPair;
+  money: (minor: number) => string;
+  onDone: () => void;
+}) {
+  const t = useTranslations("review");
+  return (
+    <Panel title={kept.title}>
+      <p role="status" className="text-sm">
+        {t.rich("kept", {
+          nfc: kept.kept.nfc,
+          paid: money(kept.moved),
+          promo: money(kept.movedPromo),
+          balance: money(kept.kept.balance),
+          promoBalance: money(kept.kept.promo_balance),
+          b: (chunks) => <strong>{chunks}</strong>,
+        })}
+      </p>
+      <button type="button" className={`${secondaryButtonClass} mt-2`} onClick={onDone}>
+        {t("done")}
+      </button>
+    </Panel>
   );
 }
 
@@ -66,50 +122,26 @@ function Pair({
   money,
   now,
   canResolve,
+  onKept,
 }: {
   pair: ReviewPair;
   money: (minor: number) => string;
   now: number;
   canResolve: boolean;
+  onKept: (done: Omit<KeptPair, "key">) => void;
 }) {
   const t = useTranslations("review");
   const value = useValueText();
-  const queryClient = useQueryClient();
   const keep = useWrite(endpoints.review.keep, { idempotent: true });
   const [choice, setChoice] = useState<Wristband | null>(null);
-  const [done, setDone] = useState<{ kept: Wristband; moved: number; movedPromo: number } | null>(null);
   const title = t("title", { code: pair.ticket_code ?? "—" });
 
   async function confirmKeep(w: Wristband) {
     const moving = movedTo(w, pair);
     const answer = await keep.send({ params: { code: w.nfc } });
     if (!answer) return;
-    setDone({ kept: answer.wristband, moved: moving.paid, movedPromo: moving.promo });
-    setChoice(null);
+    onKept({ title, kept: answer.wristband, moved: moving.paid, movedPromo: moving.promo });
   }
-
-  if (done)
-    return (
-      <Panel title={title}>
-        <p role="status" className="text-sm">
-          {t.rich("kept", {
-            nfc: done.kept.nfc,
-            paid: money(done.moved),
-            promo: money(done.movedPromo),
-            balance: money(done.kept.balance),
-            promoBalance: money(done.kept.promo_balance),
-            b: (chunks) => <strong>{chunks}</strong>,
-          })}
-        </p>
-        <button
-          type="button"
-          className={`${secondaryButtonClass} mt-2`}
-          onClick={() => queryClient.invalidateQueries({ queryKey: keyOf(endpoints.review.queue) })}
-        >
-          {t("done")}
-        </button>
-      </Panel>
-    );
 
   const moving = choice ? movedTo(choice, pair) : null;
   return (
