@@ -10,7 +10,7 @@ import { registerReadHandlers } from "./routes/read-handlers";
 import { renderReference } from "./routes/reference-page";
 import { registerWriteHandlers } from "./routes/write-handlers";
 import { registerLateSaleRoute } from "./simulator/late-sale";
-import { registerSandboxControls } from "./simulator/sandbox-controls";
+import { registerClockControls, registerSandboxControls, type Sandbox } from "./simulator/sandbox-controls";
 import type { TerminalSimulator } from "./simulator/terminal-simulator";
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -24,6 +24,8 @@ export interface AppOptions {
    * terminal controls and the refund spike) exist.
    */
   simulator?: TerminalSimulator;
+  /** Sandbox: its clock and the console following it; the clock controls (`/admin/sandbox/*`) exist. */
+  sandbox?: Sandbox;
 }
 
 const defaultLog: ErrorLogger = (err, requestId) => {
@@ -82,6 +84,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
 
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerAdminHandlers(admin);
+  if (options.sandbox) registerClockControls(admin, options.sandbox);
   if (options.simulator) {
     registerLateSaleRoute(admin);
     registerSandboxControls(admin, options.simulator);

@@ -30,9 +30,23 @@ describe("service configuration", () => {
     ["API_TRUST_PROXY", "many"],
     ["API_DATABASE_URL", "mysql://x"],
     ["API_ADMIN_TOKEN", "short"],
+    ["SANDBOX_START_AT", "25:00"],
+    ["SANDBOX_START_AT", "11pm"],
+    ["SANDBOX_START_AT", "2026-07-11T21:30:00"],
+    ["API_SIMULATOR_SEED", "-3"],
   ])("a bad %s=%s stops start-up with a message naming it", (name, value) => {
     expect(() => loadApiConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadApiConfig({ [name]: value })).toThrow(name);
+  });
+
+  it("takes SANDBOX_START_AT only for a sandbox", () => {
+    expect(loadApiConfig({ SANDBOX_START_AT: "23:30" }).SANDBOX_START_AT).toBe("23:30");
+    expect(loadApiConfig({ SANDBOX_START_AT: "2026-07-11T21:30:00Z" }).SANDBOX_START_AT).toBe(
+      "2026-07-11T21:30:00Z",
+    );
+    expect(() => loadApiConfig({ SANDBOX_START_AT: "23:30", API_ENVIRONMENT: "live" })).toThrow(
+      "SANDBOX_START_AT",
+    );
   });
 
   it("keeps its store inside DATA_DIR unless API_DATA_DIR says otherwise", () => {

@@ -1,5 +1,6 @@
 import { IANAZone } from "luxon";
 import { z } from "zod";
+import { isStartAt } from "../lib/contract/clock";
 import { DEMO_EVENT } from "./seed/demo-catalog";
 
 /** Thrown when an environment variable is invalid; the message names the variable. */
@@ -33,6 +34,23 @@ const apiConfigSchema = z.object({
     .default(42),
   API_SIMULATOR: onOff.default("on"),
   API_SIMULATOR_RATE: z.coerce.number().positive().max(1000).default(2),
+  // The simulator's random seed (default: a new one each start); a fixed one replays the same terminals.
+  API_SIMULATOR_SEED: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+  // The sandbox's clock starts at this event-local time (HH:MM, on today's event-local date) or ISO
+  // instant, then runs at real speed (lib/contract/clock.ts); the seeder, the simulator and every
+  // answer read it. Sandbox only (API_SEED=demo, API_ENVIRONMENT=test).
+  SANDBOX_START_AT: z
+    .string()
+    .refine(
+      isStartAt,
+      "must be an event-local time such as 23:30 or an ISO instant such as 2026-07-11T21:30:00Z",
+    )
+    .optional(),
   // Number of reverse proxies in front of the service whose X-Forwarded-For entries are trusted.
   API_TRUST_PROXY: z
     .string()
@@ -64,7 +82,12 @@ export function loadApiConfig(env: Record<string, string | undefined> = process.
     const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
   }
-  return { ...result.data, API_DATA_DIR: result.data.API_DATA_DIR ?? apiDataDir(env) };
+  const config = { ...result.data, API_DATA_DIR: result.data.API_DATA_DIR ?? apiDataDir(env) };
+  if (config.SANDBOX_START_AT && !isSandbox(config))
+    throw new ConfigError(
+      "Invalid configuration:\n  SANDBOX_START_AT: only a sandbox (API_SEED=demo, API_ENVIRONMENT=test) has a clock to set",
+    );
+  return config;
 }
 
 /** The sandbox is the one place where an admin token may be generated instead of configured. */

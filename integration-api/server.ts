@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { type Clock, resolveStartAt, SandboxClock, systemClock } from "../lib/contract/clock";
 import { createApp } from "./app";
 import { type ApiConfig, ConfigError, isSandbox } from "./config";
 import { seedDemo } from "./seed/demo-seed";
 import { createServices } from "./services";
+import type { Sandbox } from "./simulator/sandbox-controls";
 import { TerminalSimulator } from "./simulator/terminal-simulator";
 import { type Db, openDb } from "./store/db";
 import { idempotencyStore } from "./store/idempotency-store";
@@ -42,8 +44,23 @@ export async function openStore(config: ApiConfig): Promise<Db> {
   return db;
 }
 
-/** Opens the store and, for the demo, seeds it when empty. */
-export async function prepareStore(config: ApiConfig, log = console.log): Promise<Db> {
+/**
+ * The service's clock: the system clock, or in the sandbox a clock its controls can move, starting at
+ * SANDBOX_START_AT when set.
+ */
+export function serviceClock(config: ApiConfig): SandboxClock | null {
+  if (!isSandbox(config)) return null;
+  return config.SANDBOX_START_AT
+    ? SandboxClock.startingAt(resolveStartAt(config.SANDBOX_START_AT, config.API_SEED_TIME_ZONE))
+    : new SandboxClock(0);
+}
+
+/** Opens the store and, for the demo, seeds it when empty (around the clock's now). */
+export async function prepareStore(
+  config: ApiConfig,
+  log = console.log,
+  clock: Clock = systemClock,
+): Promise<Db> {
   const db = await openStore(config);
   const [{ count }] = await db.query<{ count: number }>("select count(*)::int as count from event");
   if (count === 0 && config.API_SEED === "demo") {
@@ -52,6 +69,7 @@ export async function prepareStore(config: ApiConfig, log = console.log): Promis
       scale: config.API_SEED_SCALE,
       random: config.API_SEED_RANDOM,
       timeZone: config.API_SEED_TIME_ZONE,
+      now: clock(),
     });
     log(
       `[integration-api] seeded the demo event in ${((Date.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`,
@@ -67,36 +85,40 @@ export interface RunningServer {
   port: number;
   adminToken: string;
   db: Db;
+  /** The sandbox's clock and controls (null outside the sandbox); a console attaches itself to it. */
+  sandbox: Sandbox | null;
   close(): Promise<void>;
 }
 
 export async function startServer(config: ApiConfig, log = console.log): Promise<RunningServer> {
   const adminToken = resolveAdminToken(config);
-  const db = await prepareStore(config, log);
+  const sandboxClock = serviceClock(config);
+  const clock = sandboxClock?.now ?? systemClock;
+  const db = await prepareStore(config, log, clock);
   const services = await createServices(db, {
     environment: config.API_ENVIRONMENT,
     adminToken,
     trustProxyHops: config.API_TRUST_PROXY,
+    clock,
   });
   if (db.kind === "pglite") {
     // One process owns an embedded store: a claim left unfinished belongs to a process that died,
     // and its transaction never committed, so the client may retry it.
     await db.query("delete from idempotency_keys where response_status is null");
   }
-  const purge = setInterval(
-    () => idempotencyStore.purgeExpired(db, new Date()).catch(() => undefined),
-    600_000,
-  );
+  const purge = setInterval(() => idempotencyStore.purgeExpired(db, clock()).catch(() => undefined), 600_000);
   purge.unref();
   const simulator =
     config.API_SIMULATOR === "on"
       ? new TerminalSimulator(services, {
           rate: config.API_SIMULATOR_RATE,
+          seed: config.API_SIMULATOR_SEED,
           log: (m) => log(`[integration-api] ${m}`),
         })
       : null;
   simulator?.start();
-  const app = createApp(services, { simulator: simulator ?? undefined });
+  const sandbox: Sandbox | null = sandboxClock ? { clock: sandboxClock, console: null } : null;
+  const app = createApp(services, { simulator: simulator ?? undefined, sandbox: sandbox ?? undefined });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.API_PORT, hostname: config.API_HOST }, () => resolve(s));
   });
@@ -108,6 +130,7 @@ export async function startServer(config: ApiConfig, log = console.log): Promise
     port,
     adminToken,
     db,
+    sandbox,
     close: async () => {
       clearInterval(purge);
       if (simulator) {

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "../lib/contract/clock";
 import type { Environment } from "../lib/contract/resources";
 import type { Services } from "./http/context";
 import { RateLimiter } from "./http/rate-limiter";
@@ -14,20 +15,25 @@ export async function createServices(
     environment: Environment;
     adminToken: string;
     trustProxyHops?: number;
-    /** Clock of the rate limiter's windows, in ms (default Date.now; benchmarks pass a virtual one). */
-    clock?: () => number;
+    /**
+     * The service's one clock (default the system clock; the sandbox's can start at a chosen time):
+     * what writes stamp as now, what expiries and rate-limit windows are measured against.
+     */
+    clock?: Clock;
   },
 ): Promise<Services> {
   const catalog = await loadCatalog(db);
-  const reads = new ReadService(db, catalog);
+  const clock = options.clock ?? systemClock;
+  const reads = new ReadService(db, catalog, clock);
   return {
     db,
     environment: options.environment,
     catalog,
-    keys: new KeysService(db, options.environment, catalog),
+    keys: new KeysService(db, options.environment, catalog, clock),
     reads,
-    writes: new WriteService(catalog, reads),
-    limiter: new RateLimiter(options.clock),
+    writes: new WriteService(catalog, reads, clock),
+    limiter: new RateLimiter(() => clock().getTime()),
+    clock,
     adminToken: options.adminToken,
     trustProxyHops: options.trustProxyHops ?? 0,
   };

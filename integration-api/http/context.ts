@@ -1,3 +1,4 @@
+import type { Clock } from "../../lib/contract/clock";
 import type { Environment } from "../../lib/contract/resources";
 import type { Catalog } from "../services/catalog-service";
 import type { KeysService } from "../services/keys-service";
@@ -18,6 +19,8 @@ export interface Services {
   writes: WriteService;
   limiter: RateLimiter;
   adminToken: string;
+  /** The service's one clock: every "now" of a request reads it. */
+  clock: Clock;
   /** Reverse proxies whose X-Forwarded-For entries are trusted. */
   trustProxyHops: number;
 }

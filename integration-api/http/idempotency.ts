@@ -53,7 +53,7 @@ export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
   const result = await idempotencyStore.claim(
     db,
     { apiKeyId, key, method: c.req.method, path, bodyHash },
-    new Date(),
+    c.get("services").clock(),
   );
   if (result.kind === "reused") {
     throw new ApiError(

@@ -7,7 +7,7 @@ let api: TestApi;
 let now = Date.parse("2026-07-11T20:30:00.000Z");
 
 beforeAll(async () => {
-  api = await createTestApi({ clock: () => now });
+  api = await createTestApi({ clock: () => new Date(now) });
 });
 
 afterAll(async () => {

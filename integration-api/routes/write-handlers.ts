@@ -47,7 +47,7 @@ export function registerWriteHandlers(app: OpenAPIHono<AppEnv>) {
     const { visibility } = c.get("apiKey");
     const body = c.req.valid("json");
     return executeOnce(c, 201, async (tx) => {
-      const origin = { ...nowOrigin(), deviceId: body.device_id ?? null };
+      const origin = { ...nowOrigin(c.get("services").clock()), deviceId: body.device_id ?? null };
       return r.Topup.parse(await c.get("services").writes.createTopup(tx, visibility, body, origin));
     }) as never;
   });

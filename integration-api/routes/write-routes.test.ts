@@ -157,7 +157,12 @@ async function pendingPair() {
   );
   const secondNfc = uniqueCode("NFC");
   const outcome = await api.db.transaction((tx) =>
-    api.services.writes.syncOfflineCheckIn(tx, first.ticket.code, { nfc: secondNfc }, nowOrigin()),
+    api.services.writes.syncOfflineCheckIn(
+      tx,
+      first.ticket.code,
+      { nfc: secondNfc },
+      nowOrigin(api.services.clock()),
+    ),
   );
   expect(outcome).toBe("pending_review");
   const [second] = await sql<{ id: string }>("select id from wristbands where nfc = $1", [secondNfc]);
@@ -1184,7 +1189,7 @@ describe("POST /v1/wristbands/{code}/review", () => {
             },
           ],
         },
-        nowOrigin(),
+        nowOrigin(api.services.clock()),
       ),
     );
     const members = await membersOf(made.ticket.id);

@@ -1,3 +1,4 @@
+import type { Clock } from "../../lib/contract/clock";
 import type { AccessCheck, AccessCheckRequest } from "../../lib/contract/requests";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
@@ -9,14 +10,17 @@ import { lockByCode, nowOrigin, type Origin } from "./write-common";
 
 /** Access checks at the gates. */
 export class AccessWrites {
-  constructor(private readonly catalog: Catalog) {}
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly clock: Clock,
+  ) {}
 
   /** Validates a zone for a code; every check, allowed or not, goes to the scan log. */
   async accessCheck(
     tx: Queryable,
     v: Visibility,
     body: AccessCheckRequest,
-    origin: Origin = nowOrigin(),
+    origin: Origin = nowOrigin(this.clock()),
   ): Promise<AccessCheck> {
     const zone = this.catalog.zoneById.get(body.zone_id);
     if (!zone) throw new ApiError("invalid_parameter", "No zone with this id.", "zone_id");

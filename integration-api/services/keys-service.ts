@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 import type { ApiKeyView, CreatedKey, CreateKeyRequest } from "../../lib/contract/admin";
+import type { Clock } from "../../lib/contract/clock";
 import { defaultRateLimits, type Environment, type Scope, writeScopes } from "../../lib/contract/resources";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
@@ -53,7 +54,7 @@ export function ipAllowed(allowed: string[], ip: string): boolean {
   return list.check(address, family);
 }
 
-export function toKeyView(row: ApiKeyRow, now = new Date()): ApiKeyView {
+export function toKeyView(row: ApiKeyRow, now: Date): ApiKeyView {
   return {
     object: "api_key",
     id: row.id,
@@ -84,11 +85,12 @@ export class KeysService {
     private readonly db: Db,
     private readonly environment: Environment,
     private readonly catalog: Catalog,
+    private readonly clock: Clock,
   ) {
     this.known = db.kind === "pglite" ? new Map() : null;
   }
 
-  async create(request: CreateKeyRequest, now = new Date()): Promise<CreatedKey> {
+  async create(request: CreateKeyRequest, now = this.clock()): Promise<CreatedKey> {
     this.checkRequest(request, now);
     const key = `eak_${this.environment}_${randomBytes(32).toString("base64url")}`;
     const scopes = [...new Set(request.scopes)];
@@ -133,23 +135,25 @@ export class KeysService {
   }
 
   async list(): Promise<ApiKeyView[]> {
-    const now = new Date();
+    const now = this.clock();
     return (await keysStore.list(this.db)).map((row) => toKeyView(row, now));
   }
 
   async activate(id: string): Promise<ApiKeyView> {
     const existing = await this.require(id);
     if (existing.revoked_at) throw new ApiError("key_revoked", "A revoked key cannot be activated.");
-    const row = (await keysStore.activate(this.db, id, new Date()))!;
+    const now = this.clock();
+    const row = (await keysStore.activate(this.db, id, now))!;
     this.known?.delete(row.key_hash);
-    return toKeyView(row);
+    return toKeyView(row, now);
   }
 
   async revoke(id: string): Promise<ApiKeyView> {
     await this.require(id);
-    const row = (await keysStore.revoke(this.db, id, new Date()))!;
+    const now = this.clock();
+    const row = (await keysStore.revoke(this.db, id, now))!;
     this.known?.delete(row.key_hash);
-    return toKeyView(row);
+    return toKeyView(row, now);
   }
 
   private async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
@@ -173,7 +177,7 @@ export class KeysService {
    * Resolves an Authorization header to a usable key, in the decided order: format, existence,
    * revocation, expiry, IP allow-list, activation. Scope and rate limit are checked by the caller.
    */
-  async authenticate(authorization: string | undefined, ip: string, now = new Date()): Promise<ApiKeyRow> {
+  async authenticate(authorization: string | undefined, ip: string, now = this.clock()): Promise<ApiKeyRow> {
     const match = /^Bearer (\S+)$/i.exec(authorization ?? "");
     const key = match?.[1];
     if (!key || !KEY_FORMAT.test(key)) {

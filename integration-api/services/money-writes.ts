@@ -1,3 +1,4 @@
+import type { Clock } from "../../lib/contract/clock";
 import type { CreateTopupRequest } from "../../lib/contract/requests";
 import type { Topup } from "../../lib/contract/resources";
 import { ApiError } from "../errors";
@@ -16,6 +17,7 @@ export class MoneyWrites {
   constructor(
     private readonly catalog: Catalog,
     private readonly reads: ReadService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -26,7 +28,7 @@ export class MoneyWrites {
     tx: Queryable,
     v: Visibility,
     body: CreateTopupRequest,
-    origin: Origin = nowOrigin(),
+    origin: Origin = nowOrigin(this.clock()),
   ): Promise<Topup> {
     const wristband = await this.lockWristbandForMoney(tx, v, body.code);
     const direction = body.direction ?? "topup";

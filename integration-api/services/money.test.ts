@@ -122,7 +122,7 @@ function sale(
         online: options.online ?? true,
         status: options.status,
       },
-      { ...nowOrigin(), deviceId: "bar-1" },
+      { ...nowOrigin(api.services.clock()), deviceId: "bar-1" },
     ),
   );
 }

@@ -1,3 +1,4 @@
+import type { Clock } from "../../lib/contract/clock";
 import type {
   Checkin,
   SalesSummary,
@@ -44,6 +45,7 @@ export class ReadService {
   constructor(
     private readonly db: Db,
     private readonly catalog: Catalog,
+    private readonly clock: Clock,
   ) {}
 
   toTicket(row: TicketRow, v: Visibility): Ticket {
@@ -252,7 +254,7 @@ export class ReadService {
       topups: flow("topup"),
       withdrawals: flow("withdraw"),
       bonuses: rows.bonuses,
-      generated_at: new Date().toISOString(),
+      generated_at: this.clock().toISOString(),
     };
   }
 
@@ -260,7 +262,7 @@ export class ReadService {
   async quote(
     v: Visibility,
     q: { amounts: number[]; code?: string; pending_rules?: string[] },
-    now = new Date(),
+    now = this.clock(),
   ): Promise<TopupBonusQuote> {
     const rules = await this.bonusRules();
     const byId = new Map(rules.map((r) => [r.id, r]));

@@ -1,3 +1,4 @@
+import type { Clock } from "../../lib/contract/clock";
 import type { Wristband } from "../../lib/contract/resources";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
@@ -13,13 +14,19 @@ export class ReviewWrites {
   constructor(
     private readonly catalog: Catalog,
     private readonly reads: ReadService,
+    private readonly clock: Clock,
   ) {}
 
   /**
    * Resolves a pending_review pair: the kept wristband becomes active and linked to the ticket, the
    * others are blocked and their balances move to it as paired transfer records.
    */
-  async review(tx: Queryable, v: Visibility, code: string, origin: Origin = nowOrigin()): Promise<Wristband> {
+  async review(
+    tx: Queryable,
+    v: Visibility,
+    code: string,
+    origin: Origin = nowOrigin(this.clock()),
+  ): Promise<Wristband> {
     const found = await writeStore.lockWristbandByCode(tx, v, code);
     if (!found) throw new ApiError("wristband_not_found", "No wristband with this NFC or UHF code.", "code");
     if (found.status !== "pending_review") {

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import type { Clock } from "../../lib/contract/clock";
 import type { CheckInRequest, NewTicket } from "../../lib/contract/requests";
 import { MAX_TICKETS_PER_BATCH } from "../../lib/contract/requests";
 import type { Ticket } from "../../lib/contract/resources";
@@ -23,13 +24,14 @@ export class TicketWrites {
   constructor(
     private readonly catalog: Catalog,
     private readonly reads: ReadService,
+    private readonly clock: Clock,
   ) {}
 
   async createTickets(
     tx: Queryable,
     v: Visibility,
     tickets: NewTicket[],
-    now = new Date(),
+    now = this.clock(),
   ): Promise<Page<Ticket>> {
     if (tickets.length === 0) throw new ApiError("invalid_parameter", "Send at least one ticket.", "tickets");
     if (tickets.length > MAX_TICKETS_PER_BATCH) {
@@ -150,7 +152,7 @@ export class TicketWrites {
     }
   }
 
-  async cancelTicket(tx: Queryable, v: Visibility, code: string, now = new Date()): Promise<Ticket> {
+  async cancelTicket(tx: Queryable, v: Visibility, code: string, now = this.clock()): Promise<Ticket> {
     const ticket = await lockTicketOrFail(tx, v, code);
     if (ticket.status === "used")
       throw new ApiError("ticket_already_used", "A used ticket cannot be cancelled.");
@@ -165,7 +167,7 @@ export class TicketWrites {
     v: Visibility,
     code: string,
     body: CheckInRequest,
-    origin: Origin = nowOrigin(),
+    origin: Origin = nowOrigin(this.clock()),
   ): Promise<Ticket> {
     const ticket = await lockTicketOrFail(tx, v, code);
     const occurredAt = body.occurred_at ? new Date(body.occurred_at) : origin.occurredAt;

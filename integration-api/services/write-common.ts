@@ -16,7 +16,7 @@ export interface Origin {
   deviceId: string | null;
 }
 
-export const nowOrigin = (now = new Date()): Origin => ({ occurredAt: now, createdAt: now, deviceId: null });
+export const nowOrigin = (now: Date): Origin => ({ occurredAt: now, createdAt: now, deviceId: null });
 
 /** The ticket with this code in the key's scope, locked; ticket_not_found otherwise. */
 export async function lockTicketOrFail(tx: Queryable, v: Visibility, code: string): Promise<TicketRow> {

@@ -1,3 +1,4 @@
+import type { Clock } from "../../lib/contract/clock";
 import { AccessWrites } from "./access-writes";
 import type { Catalog } from "./catalog-service";
 import { MoneyWrites } from "./money-writes";
@@ -22,11 +23,11 @@ export class WriteService {
   private readonly reviews: ReviewWrites;
   private readonly sales: SaleWrites;
 
-  constructor(catalog: Catalog, reads: ReadService) {
-    this.tickets = new TicketWrites(catalog, reads);
-    this.access = new AccessWrites(catalog);
-    this.money = new MoneyWrites(catalog, reads);
-    this.reviews = new ReviewWrites(catalog, reads);
+  constructor(catalog: Catalog, reads: ReadService, clock: Clock) {
+    this.tickets = new TicketWrites(catalog, reads, clock);
+    this.access = new AccessWrites(catalog, clock);
+    this.money = new MoneyWrites(catalog, reads, clock);
+    this.reviews = new ReviewWrites(catalog, reads, clock);
     this.sales = new SaleWrites(catalog);
   }
 

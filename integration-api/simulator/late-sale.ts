@@ -55,7 +55,7 @@ export function registerLateSaleRoute(admin: OpenAPIHono<AppEnv>) {
           paymentMethod: body.payment_method,
           online: false,
         },
-        { occurredAt, createdAt: new Date(), deviceId: body.device_id },
+        { occurredAt, createdAt: services.clock(), deviceId: body.device_id },
       ),
     );
     return c.json({ object: "late_sale", id }, 201);

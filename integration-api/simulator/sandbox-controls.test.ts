@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SandboxClock } from "../../lib/contract/clock";
+import { createApp } from "../app";
 import { createTestApi, TEST_ADMIN_TOKEN } from "../testing/test-api";
+import type { Sandbox } from "./sandbox-controls";
 
 type Api = Awaited<ReturnType<typeof createTestApi>>;
 
@@ -140,5 +143,118 @@ describe("sandbox controls of the simulator", () => {
     expect((await post(api, "/refund-spike", { count: 1000 })).status).toBe(400);
     expect((await post(api, "/terminals/bar-01/offline", {}, "wrong")).status).toBe(401);
     expect((await post(plain, "/terminals/bar-01/offline")).status).toBe(404);
+  });
+});
+
+/**
+ * Time, not waiting (`/admin/sandbox/*`): the clock moves forward in the service and in the console
+ * that follows it before the answer; what the service writes is stamped by that clock; a sync cycle
+ * is asked of the console; the simulator's offline terminals are drained.
+ */
+describe("sandbox controls of time", () => {
+  let api: Api;
+  let app: ReturnType<typeof createApp>;
+  const clock = SandboxClock.startingAt(new Date("2026-07-11T21:30:00Z"));
+  const sandbox: Sandbox = { clock, console: null };
+  const followed: number[] = [];
+  clock.onChange((offset) => {
+    followed.push(offset);
+  });
+  beforeAll(async () => {
+    api = await createTestApi({ simulator: true, clock: clock.now, now: new Date("2026-07-11T21:30:00Z") });
+    app = createApp(api.services, { simulator: api.simulator, sandbox, log: () => undefined });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const call = async (method: string, path: string, body?: unknown, token = TEST_ADMIN_TOKEN) => {
+    const res = await app.request(`/admin${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } },
+    };
+  };
+
+  it("tells the sandbox's instant, and moves it forward for the service and its follower", async () => {
+    const before = await call("GET", "/sandbox/clock");
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ object: "sandbox_clock", console: false });
+    const moved = await call("POST", "/sandbox/clock", { advance_seconds: 3600 });
+    expect(moved.status).toBe(200);
+    expect(
+      Date.parse(moved.body.now as string) - Date.parse(before.body.now as string),
+    ).toBeGreaterThanOrEqual(3_600_000);
+    expect(followed.at(-1)).toBe(clock.offsetMs);
+    // A ticket made now is stamped by the moved clock.
+    const { key } = await api.createKey({ scopes: ["*"], activate: true });
+    const made = await api.request<{ data: { created_at: string }[] }>("/v1/tickets", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "idempotency-key": crypto.randomUUID(),
+      },
+      body: JSON.stringify({
+        tickets: [
+          {
+            code: `CLOCK-${crypto.randomUUID().slice(0, 8)}`,
+            ticket_type_id: (await api.db.query<{ id: string }>("select id from ticket_types limit 1"))[0]!
+              .id,
+            attendee: { name: "Clock Test", email: "clock@example.com" },
+            valid_days: (await api.db.query<{ id: string }>("select id from days limit 1")).map((d) => d.id),
+          },
+        ],
+      }),
+    });
+    expect(made.status, made.text).toBe(201);
+    const stamped = Date.parse(made.body.data[0]!.created_at);
+    expect(Math.abs(stamped - clock.now().getTime())).toBeLessThan(60_000);
+    expect(stamped).toBeGreaterThanOrEqual(Date.parse(moved.body.now as string) - 1);
+  });
+
+  it("refuses a clock moved back, by nothing or by too much, with the rule in words", async () => {
+    for (const advance_seconds of [0, -60, 1.5, 8 * 86_400, "60"]) {
+      const res = await call("POST", "/sandbox/clock", { advance_seconds });
+      expect(res.status, String(advance_seconds)).toBe(400);
+      expect(res.body.error?.code).toBe("invalid_parameter");
+      expect(res.body.error?.message).toContain("only moves forward");
+    }
+    expect((await call("GET", "/sandbox/clock", undefined, "wrong")).status).toBe(401);
+  });
+
+  it("asks the attached console for a sync cycle now, and says when none is attached", async () => {
+    const none = await call("POST", "/sandbox/sync", {});
+    expect(none.status).toBe(409);
+    expect(none.body.error?.code).toBe("console_not_attached");
+    let cycles = 0;
+    sandbox.console = {
+      syncNow: async () => {
+        cycles++;
+      },
+    };
+    const synced = await call("POST", "/sandbox/sync", {});
+    expect(synced.status).toBe(200);
+    expect(synced.body.object).toBe("sandbox_sync");
+    expect(cycles).toBe(1);
+    sandbox.console = null;
+  });
+
+  it("drains the offline terminals' buffers now, stamped by the sandbox clock", async () => {
+    await call("POST", "/simulator/terminals/bar-03/offline", { minutes: 60 });
+    for (let i = 0; i < 300; i++) await api.simulator!.step();
+    const drained = await call("POST", "/simulator/drain", {});
+    expect(drained.status).toBe(200);
+    const sent = drained.body.sent as number;
+    expect(sent).toBeGreaterThan(0);
+    const burst = await api.db.query<{ occurred_at: string; created_at: string }>(
+      "select occurred_at, created_at from sales where device_id = 'bar-03' and created_at > occurred_at",
+    );
+    expect(burst.length).toBeGreaterThanOrEqual(1);
+    expect((await call("POST", "/simulator/drain", {})).body.sent).toBe(0);
   });
 });

@@ -1,10 +1,65 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
+import type { SandboxClock } from "../../lib/contract/clock";
 import { ApiError } from "../errors";
 import { requireAdmin } from "../http/admin-auth";
 import type { AppEnv } from "../http/context";
 import { misuseCaseKinds } from "./misuse-cases";
 import type { TerminalSimulator } from "./terminal-simulator";
+
+/**
+ * The sandbox's clock and the console that follows it (scripts/start.ts attaches the console it
+ * starts: it hears every move of the clock, and runs a sync cycle on demand).
+ */
+export interface Sandbox {
+  clock: SandboxClock;
+  console: { syncNow(): Promise<void> } | null;
+}
+
+/**
+ * Sandbox only, behind the admin token: time, not waiting (docs/testing.md). A test moves the clock and
+ * asks for what the product does on a schedule instead of waiting for it.
+ *
+ * - `GET /admin/sandbox/clock`: 200 `{"object": "sandbox_clock", "now", "offset_ms", "console"}`.
+ * - `POST /admin/sandbox/clock` `{"advance_seconds": 1..604800}`: the clock moves forward (never
+ *   back) in this service and in the attached console before the answer; 200 as above.
+ * - `POST /admin/sandbox/sync`: the attached console runs a whole sync cycle now (the backfill
+ *   included) and its after-cycle rules; 200 `{"object": "sandbox_sync", "now"}` once done, 409
+ *   `console_not_attached` when no console follows this service.
+ */
+const ADVANCE_RULE =
+  "advance_seconds must be a whole number of seconds from 1 to 604800 (the clock only moves forward).";
+const AdvanceBody = z.object({
+  advance_seconds: z
+    .number({ error: ADVANCE_RULE })
+    .int(ADVANCE_RULE)
+    .min(1, ADVANCE_RULE)
+    .max(7 * 86_400, ADVANCE_RULE),
+});
+
+export function registerClockControls(admin: OpenAPIHono<AppEnv>, sandbox: Sandbox) {
+  const clockView = () => ({
+    object: "sandbox_clock",
+    now: sandbox.clock.now().toISOString(),
+    offset_ms: sandbox.clock.offsetMs,
+    console: sandbox.console !== null,
+  });
+  admin.get("/sandbox/clock", requireAdmin, (c) => c.json(clockView()));
+  admin.post("/sandbox/clock", requireAdmin, async (c) => {
+    const { advance_seconds } = await parseBody(await c.req.json().catch(() => ({})), AdvanceBody);
+    await sandbox.clock.advance(advance_seconds * 1000);
+    return c.json(clockView());
+  });
+  admin.post("/sandbox/sync", requireAdmin, async (c) => {
+    if (!sandbox.console)
+      throw new ApiError(
+        "console_not_attached",
+        "No console follows this sandbox (start it with npm start).",
+      );
+    await sandbox.console.syncNow();
+    return c.json({ object: "sandbox_sync", now: sandbox.clock.now().toISOString() });
+  });
+}
 
 /**
  * Sandbox only (registered when API_SIMULATOR=on), behind the admin token: the simulator's
@@ -15,6 +70,8 @@ import type { TerminalSimulator } from "./terminal-simulator";
  *   "terminal_control", "device_id", "state": "offline", "until"}`.
  * - `POST /admin/simulator/terminals/{device_id}/online`: its connection is back; its buffer is sent
  *   now in one burst (`occurred_at` kept, `created_at` now). 200 `{…, "state": "online", "sent"}`.
+ * - `POST /admin/simulator/drain`: every offline terminal is back and sends its buffer now. 200
+ *   `{"object": "simulator_drain", "sent"}` once written.
  * - `POST /admin/simulator/refund-spike` `{"device_id"?: a refund desk (default refund-01),
  *   "count"?: 1..200 (default 20)}`: that many withdrawals now. 201 `{"object": "refund_spike",
  *   "device_id", "withdrawals"}` (wristbands without balance are skipped, as a desk would).
@@ -55,8 +112,12 @@ export function registerSandboxControls(admin: OpenAPIHono<AppEnv>, simulator: T
     const device = deviceOf(simulator, c.req.param("device_id"));
     const { minutes } = await parseBody(await c.req.json().catch(() => ({})), OfflineBody);
     simulator.takeOffline(device, minutes);
-    const until = new Date(Date.now() + minutes * 60_000).toISOString();
+    const until = new Date(c.get("services").clock().getTime() + minutes * 60_000).toISOString();
     return c.json({ object: "terminal_control", device_id: device, state: "offline", until });
+  });
+  admin.post("/simulator/drain", requireAdmin, async (c) => {
+    const sent = await simulator.drain();
+    return c.json({ object: "simulator_drain", sent });
   });
   admin.post("/simulator/terminals/:device_id/online", requireAdmin, async (c) => {
     const device = deviceOf(simulator, c.req.param("device_id"));

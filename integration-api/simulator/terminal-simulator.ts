@@ -29,7 +29,7 @@ export interface SimulatorOptions {
   /** Events per second. */
   rate: number;
   seed?: number;
-  /** The terminals' clock; a test can run simulated time faster than real time. */
+  /** The terminals' clock (default the service's); a test can run simulated time faster than real time. */
   clock?: () => Date;
   log?: (message: string) => void;
   /** Chance, per online terminal and event, that the terminal loses its connection (default 0.0008). */
@@ -82,7 +82,7 @@ export class TerminalSimulator {
     private readonly options: SimulatorOptions,
   ) {
     this.rng = new Random(options.seed ?? Date.now() % 2 ** 31);
-    this.clock = options.clock ?? (() => new Date());
+    this.clock = options.clock ?? services.clock;
     this.startedAt = this.clock();
     const devices = [
       ...DEMO_STANDS.map((s) => s.deviceId),
@@ -155,6 +155,25 @@ export class TerminalSimulator {
     this.running = run.catch(() => undefined);
     await run;
     return buffered;
+  }
+
+  /**
+   * Sandbox control: every offline terminal's connection is back and its buffer sent now, after the
+   * event in progress; resolves once written. Answers how many records were sent.
+   */
+  async drain(): Promise<number> {
+    let sent = 0;
+    const run = this.running.then(async () => {
+      for (const terminal of this.terminals.values()) {
+        if (!terminal.offlineUntil) continue;
+        sent += terminal.buffer.length;
+        terminal.offlineUntil = new Date(0);
+      }
+      await this.syncReturningTerminals(this.clock());
+    });
+    this.running = run.catch(() => undefined);
+    await run;
+    return sent;
   }
 
   /** Sandbox control: `count` withdrawals at a refund desk now, one after the other (a refund spike). */

@@ -30,6 +30,7 @@ export const errorCatalog = {
   key_revoked: { status: 409, type: "conflict_error" },
   // Sandbox controls of the simulator (outside /v1).
   terminal_not_found: { status: 404, type: "not_found_error" },
+  console_not_attached: { status: 409, type: "conflict_error" },
 
   invalid_json: { status: 400, type: "invalid_request_error" },
   invalid_parameter: { status: 400, type: "invalid_request_error" },
