@@ -23,6 +23,7 @@ import { performance } from "node:perf_hooks";
 import { migrate } from "@/integration-api/store/migrate";
 import { adminToken, createFullKey, freePort, spawnApi } from "@/integration-api/testing/api-process";
 import type { SalesSummary } from "@/lib/contract";
+import { systemClock } from "@/lib/contract/clock";
 import { type Db, openDb } from "@/lib/db/db";
 import { overviewReport } from "@/lib/server/sales/reports";
 import { openDashboardStore } from "@/lib/server/store";
@@ -189,6 +190,7 @@ async function steadyState() {
       baseUrl: `${api.url}/v1`,
       apiKey: key,
       fetch: counter.wrap((url, init) => fetch(url, init)),
+      now: systemClock,
     });
     const worker = new SyncWorker({ db: dash, client, intervalMs: 30_000, tailIntervalMs: 3000, log: quiet });
     worker.start();

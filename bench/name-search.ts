@@ -15,6 +15,7 @@
  */
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { systemClock } from "@/lib/contract/clock";
 import type { Db } from "@/lib/db/db";
 import { search } from "@/lib/server/gate/search";
 import { openDashboardStore } from "@/lib/server/store";
@@ -170,6 +171,7 @@ const BENCH_STAFF = { id: "bench_staff", username: "bench-staff", role: "staff" 
 const upstream = new UpstreamClient({
   baseUrl: "http://127.0.0.1:9/v1",
   apiKey: `eak_test_${"b".repeat(43)}`,
+  now: systemClock,
 });
 console.log(
   `\nIn-process: search() and the answer's schema, ${iterations} sequential calls per query, PGlite:`,

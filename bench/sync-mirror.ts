@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { migrate } from "@/integration-api/store/migrate";
 import { adminToken, createFullKey } from "@/integration-api/testing/api-process";
+import { systemClock } from "@/lib/contract/clock";
 import { type Db, openDb } from "@/lib/db/db";
 import { openDashboardStore } from "@/lib/server/store";
 import type { CycleReport } from "@/lib/server/sync/cycle-report";
@@ -204,6 +205,7 @@ async function lifted(v: Volumes) {
       baseUrl: `${api.url}/v1`,
       apiKey: key,
       fetch: counter.wrap((url, init) => fetch(url, init)),
+      now: systemClock,
     });
     const pauses = { n: 0 };
     const worker = new SyncWorker({ db: dash, client, intervalMs: 30_000, log: quietLog(pauses) });

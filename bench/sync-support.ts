@@ -140,7 +140,7 @@ export async function inProcessApi(apiDb: Db, clock: VirtualClock) {
   const services = await createServices(apiDb, {
     environment: "test",
     adminToken: token,
-    clock: clock.nowMs,
+    clock: clock.now,
   });
   const app = createApp(services, { log: (err) => console.error("[integration-api]", err) });
   const newKey = async (name: string) => {

@@ -76,7 +76,7 @@ export async function startHarness(
     upstream?: boolean;
     /**
      * One clock for the console (what "today" is at the gate, its per-minute rules) and the
-     * Integration API's rate limiter; the real one by default.
+     * Integration API (its writes and rate limiter); the real one by default.
      */
     clock?: () => Date;
   } = {},
@@ -87,7 +87,7 @@ export async function startHarness(
       ? null
       : await createTestApi({
           scale: options.scale ?? 0.02,
-          ...(clock ? { clock: () => clock().getTime() } : {}),
+          ...(clock ? { clock } : {}),
         });
   const key = api
     ? (

@@ -23,33 +23,21 @@ export class EventStreamReader {
     this.reader = response.body.getReader();
   }
 
-  /** Reads until `until(frames)` holds or the stream ends; fails after `timeoutMs` (a hung stream). */
-  async readUntil(until: (frames: SseFrame[]) => boolean, timeoutMs = 10_000): Promise<SseFrame[]> {
-    const deadline = Date.now() + timeoutMs;
+  /**
+   * Reads until `until(frames)` holds; fails if the stream ends first. No deadline of its own: it
+   * waits for the frames themselves, and a stream that hangs is caught by the test's timeout.
+   */
+  async readUntil(until: (frames: SseFrame[]) => boolean): Promise<SseFrame[]> {
     while (!until(this.frames)) {
       if (this.ended) throw new Error(`the stream ended first: ${JSON.stringify(this.frames)}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out: ${JSON.stringify(this.frames)}`);
-      let timer: NodeJS.Timeout | undefined;
-      const chunk = await Promise.race([
-        this.reader.read(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`timed out: ${JSON.stringify(this.frames)}`)), left);
-        }),
-      ]).finally(() => clearTimeout(timer));
-      if (chunk.done) this.ended = true;
-      else this.push(this.decoder.decode(chunk.value, { stream: true }));
+      await this.readChunk();
     }
     return this.frames;
   }
 
-  /** Reads until the stream ends. */
-  async readToEnd(timeoutMs = 10_000): Promise<SseFrame[]> {
-    try {
-      await this.readUntil(() => false, timeoutMs);
-    } catch (err) {
-      if (!this.ended) throw err;
-    }
+  /** Reads until the stream ends (a stream that never does is caught by the test's timeout). */
+  async readToEnd(): Promise<SseFrame[]> {
+    while (!this.ended) await this.readChunk();
     return this.frames;
   }
 
@@ -60,6 +48,12 @@ export class EventStreamReader {
   /** The frames of one event name. */
   of(event: string): SseFrame[] {
     return this.frames.filter((f) => f.event === event);
+  }
+
+  private async readChunk(): Promise<void> {
+    const chunk = await this.reader.read();
+    if (chunk.done) this.ended = true;
+    else this.push(this.decoder.decode(chunk.value, { stream: true }));
   }
 
   private push(text: string): void {

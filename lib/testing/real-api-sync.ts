@@ -1,5 +1,6 @@
 import { createTestApi } from "@/integration-api/testing/test-api";
 import type { Scope } from "@/lib/contract";
+import { systemClock } from "@/lib/contract/clock";
 import { UpstreamClient } from "@/lib/server/upstream/client";
 
 /** The scopes the dashboard's sync key holds: every read. */
@@ -26,6 +27,7 @@ export async function realApiWithClient(options: { scale?: number } = {}) {
     baseUrl: "http://integration-api.test/v1",
     apiKey: key,
     fetch: async (url, init) => api.app.request(url, init),
+    now: systemClock,
   });
   return { api, key, client };
 }

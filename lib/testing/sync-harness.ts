@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { TerminalSimulator } from "@/integration-api/simulator/terminal-simulator";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
 import type { SalesSummary } from "@/lib/contract";
+import { systemClock } from "@/lib/contract/clock";
 import type { Db } from "@/lib/db/db";
 import { mirrorDayTotals, mirrorTables } from "@/lib/server/store/mirror";
 import { summaryTotals } from "@/lib/server/sync/checksum";
@@ -33,7 +34,7 @@ export async function syncUpstream(options: { scale?: number; random?: number } 
   const api = await createTestApi({
     scale: options.scale ?? 0.01,
     random: options.random,
-    clock: () => clock.ms,
+    clock: clock.now,
   });
   const days = await api.db.query<{ id: string; name: string; starts_at: string; ends_at: string }>(
     "select id, name, starts_at, ends_at from days order by starts_at",
@@ -188,7 +189,7 @@ export async function syncHarness(store: Db, up: SyncUpstream, options: HarnessO
     baseUrl: BASE_URL,
     apiKey: key,
     fetch: faults.fetch,
-    now: options.realTime ? undefined : clock.now,
+    now: options.realTime ? systemClock : clock.now,
     sleep: options.realTime ? defaultSleep : clock.sleep,
     random: seededRandom(options.seed ?? 3),
   });

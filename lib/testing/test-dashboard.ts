@@ -1,4 +1,5 @@
 import "server-only";
+import { systemClock } from "@/lib/contract/clock";
 import type { Db } from "@/lib/db/db";
 import { type DashboardConfig, parseDashboardConfig } from "../server/config";
 import type { Dashboard } from "../server/dashboard";
@@ -28,13 +29,15 @@ export function testDashboard(
     NODE_ENV: "test",
     ...options.env,
   });
+  const clock = options.clock ?? systemClock;
   const upstream = new UpstreamClient({
     baseUrl: "http://integration-api.test/v1",
     apiKey: config.CASHLESS_API_KEY,
+    now: clock,
     fetch: options.fetch ?? (async () => Promise.reject(new Error("no upstream in this test"))),
     ...options.client,
   });
-  return { config, db, upstream, clock: options.clock ?? (() => new Date()) };
+  return { config, db, upstream, clock, sandboxClock: null };
 }
 
 /** Makes `dashboard` the process's dashboard, as `getDashboard()` answers it to route handlers. */

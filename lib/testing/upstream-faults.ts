@@ -151,6 +151,7 @@ export function withFaults(
       stats.faults++;
       return new Promise<Response>((_, reject) => {
         const signal = init.signal;
+        if (signal?.aborted) return reject(signal.reason);
         signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
       });
     }

@@ -3,5 +3,5 @@ import { handle } from "@/lib/server/http/handle";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.alerts.list, ({ user, query, dashboard }) =>
-  alertsView(dashboard.db, user.role, { only: query.alert }),
+  alertsView(dashboard.db, user.role, { only: query.alert, now: dashboard.clock() }),
 );

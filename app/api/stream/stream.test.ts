@@ -116,7 +116,8 @@ describe.runIf(testDatabaseUrls.dashboard)("two instances on PostgreSQL", () => 
       expect(response.status).toBe(200);
       const reader = new EventStreamReader(response);
       await reader.readUntil((f) => f.length >= 1);
-      for (let i = 0; i < 1000 && !pushBus(b).hearsOthers; i++) await new Promise((r) => setTimeout(r, 10));
+      // The route handler had B listen: its LISTEN is up before A emits.
+      await pushBus(b).whenHearingOthers();
       // The sync worker runs on A: its tail poll wrote sales.
       pushBus(a).emit("sales");
       await reader.readUntil(() => reader.of("change").length === 1);

@@ -186,7 +186,7 @@ describe("states and alerts after each cycle", () => {
     expect(row.late_today).toBe(lateOnes);
     expect(row.late_share).toBeCloseTo(lateOnes / 150);
     expect(await openAlerts(db)).toEqual([]);
-    const history = await alertsView(db, "manager");
+    const history = await alertsView(db, "manager", { now: at(T0, 30.5) });
     expect(history.alerts[0]).toMatchObject({ state: "resolved", acknowledged_by: "manager" });
 
     const detail = await terminalDetail(db, "bar-02", at(T0, 30.5));
@@ -200,9 +200,11 @@ describe("states and alerts after each cycle", () => {
     const again = open.find((a) => a.subject === "bar-02")!;
     expect(again.acknowledged_by).toBeNull();
     expect(open.some((a) => a.subject === "bar-01")).toBe(true); // bar-01 stopped at 18:19
-    expect((await alertsView(db, "manager")).alerts.filter((a) => a.subject === "bar-02")).toHaveLength(2);
+    expect(
+      (await alertsView(db, "manager", { now: at(T0, 80) })).alerts.filter((a) => a.subject === "bar-02"),
+    ).toHaveLength(2);
     // staff see only the kinds that concern them
-    expect((await alertsView(db, "staff")).alerts).toEqual([]);
+    expect((await alertsView(db, "staff", { now: at(T0, 80) })).alerts).toEqual([]);
     await expect(
       acknowledge(db, { ...MANAGER, role: "staff" }, again.id, "", at(T0, 81)),
     ).rejects.toMatchObject({

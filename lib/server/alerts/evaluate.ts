@@ -170,7 +170,7 @@ export interface AttentionOutcome {
 export async function evaluateAttention(
   db: Db,
   settings: AttentionSettings,
-  now = new Date(),
+  now: Date,
 ): Promise<AttentionOutcome> {
   const outcome = await db.transaction(async (tx) => {
     const days = await eventDays(tx);

@@ -12,6 +12,8 @@ import { ALERTS_ON_PAGE, alertsView } from "./views";
 
 const T0 = Date.parse("2026-07-11T18:00:00.000Z");
 const MORE = 5;
+/** The screen is read a while after the last alert opened. */
+const now = new Date(T0 + 3_600_000);
 
 let db: Db;
 beforeAll(async () => {
@@ -41,7 +43,7 @@ afterAll(async () => {
 
 describe("alertsView with more open alerts than a page", () => {
   it("lists the newest ones and counts them all", async () => {
-    const view = await alertsView(db, "manager");
+    const view = await alertsView(db, "manager", { now });
     expect(view.alerts).toHaveLength(ALERTS_ON_PAGE);
     expect(view.open).toBe(ALERTS_ON_PAGE + MORE);
     expect(view.alerts.some((a) => a.subject === "bar-07")).toBe(false);
@@ -50,7 +52,7 @@ describe("alertsView with more open alerts than a page", () => {
 
   it("reads one alert by its id however old it is", async () => {
     const [oldest] = await db.query<{ id: string }>("select id::text as id from alerts order by id limit 1");
-    const view = await alertsView(db, "manager", { only: oldest!.id });
+    const view = await alertsView(db, "manager", { only: oldest!.id, now });
     expect(view.alerts.map((a) => [a.id, a.kind, a.subject])).toEqual([
       [oldest!.id, "terminal_quiet", "bar-07"],
     ]);
@@ -61,8 +63,8 @@ describe("alertsView with more open alerts than a page", () => {
     const [swipe] = await db.query<{ id: string }>(
       "select id::text as id from alerts where kind = 'double_swipe' order by id limit 1",
     );
-    expect((await alertsView(db, "staff", { only: swipe!.id })).alerts).toEqual([]);
-    expect((await alertsView(db, "staff")).open).toBe(0);
-    expect((await alertsView(db, "manager", { only: "999999999" })).alerts).toEqual([]);
+    expect((await alertsView(db, "staff", { only: swipe!.id, now })).alerts).toEqual([]);
+    expect((await alertsView(db, "staff", { now })).open).toBe(0);
+    expect((await alertsView(db, "manager", { only: "999999999", now })).alerts).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ const dayNames = async (db: Queryable) => (await eventDays(db)).map((d) => ({ id
 export async function alertsView(
   db: Queryable,
   role: Actor,
-  { only, now = new Date() }: { only?: string; now?: Date } = {},
+  { only, now }: { only?: string; now: Date },
 ): Promise<AlertsView> {
   const kinds = alertKindsFor(role);
   const [alerts, count, format, days, freshness] = await Promise.all([
@@ -78,7 +78,7 @@ export async function acknowledge(
   user: { id: string; username: string; role: Actor },
   id: string,
   comment: string,
-  now = new Date(),
+  now: Date,
 ): Promise<Alert> {
   const outcome = await store.acknowledgeAlert(db, id, alertKindsFor(user.role), {
     userId: user.id,

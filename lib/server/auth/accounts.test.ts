@@ -40,15 +40,18 @@ afterAll(async () => {
 
 const noDelay = async () => {};
 const client = { address: "10.9.0.1", userAgent: "vitest", cookieHeader: null };
+/** The instant of every sign-in and session check here (the dashboard's clock). */
+const NOW = new Date("2026-07-10T21:00:00.000Z");
+const dashboardOf = (on: Db) => testDashboard(on, { clock: () => NOW });
 
 /** Signs in on `on` and answers the sealed session cookie's value. */
 async function sessionCookie(on: Db, username: string, password: string): Promise<string> {
-  const { cookies } = await signIn(testDashboard(on), { username, password }, client, { delay: noDelay });
+  const { cookies } = await signIn(dashboardOf(on), { username, password }, client, { delay: noDelay });
   const cookie = cookies.find((c) => c.startsWith("eoc_session="))!;
   return decodeURIComponent(cookie.split(";")[0]!.slice("eoc_session=".length));
 }
-const userOf = async (on: Db, seal: string, now?: Date) =>
-  (await sessionOfSeal(on, testDashboard(on).config, seal, now))?.user.username ?? null;
+const userOf = async (on: Db, seal: string, now = NOW) =>
+  (await sessionOfSeal(on, dashboardOf(on).config, seal, now))?.user.username ?? null;
 
 describe("passwords", () => {
   it("are scrypt-hashed with a random salt and verify only with the right password", async () => {
@@ -75,7 +78,7 @@ describe("users", () => {
       checkCredentials(
         db,
         { username: "ana", password, address: null, deviceNonce: null },
-        { delay: noDelay },
+        { delay: noDelay, now: NOW },
       );
     expect((await check("first-password-1")).ok).toBe(false);
     expect((await check("second-password-2")).ok).toBe(true);
@@ -100,8 +103,8 @@ describe("server-side sessions", () => {
     const copied = await sessionCookie(db, "carla", "carla-password-1");
     expect(await userOf(other, copied)).toBe("carla");
     // Signed out on this instance: the very same cookie is dead on the other one at once.
-    const session = (await sessionOfSeal(db, testDashboard(db).config, copied))!;
-    const out = await signOut(testDashboard(db), session);
+    const session = (await sessionOfSeal(db, dashboardOf(db).config, copied, NOW))!;
+    const out = await signOut(dashboardOf(db), session);
     expect(out.cookies[0]).toMatch(/^eoc_session=; Path=\/; Max-Age=0/);
     expect(await userOf(other, copied)).toBeNull();
     expect(await userOf(db, copied)).toBeNull();
@@ -122,9 +125,9 @@ describe("server-side sessions", () => {
     for (const c of cookies) expect(await userOf(other, c)).toBeNull();
 
     cookies = await twoSessions();
-    const session = (await sessionOfSeal(db, testDashboard(db).config, cookies[0]!))!;
+    const session = (await sessionOfSeal(db, dashboardOf(db).config, cookies[0]!, NOW))!;
     expect(session.user.role).toBe("staff");
-    expect((await signOutEverywhere(testDashboard(db), session)).answer).toEqual({ ok: true, ended: 2 });
+    expect((await signOutEverywhere(dashboardOf(db), session)).answer).toEqual({ ok: true, ended: 2 });
     for (const c of cookies) expect(await userOf(other, c)).toBeNull();
 
     cookies = await twoSessions();
@@ -141,8 +144,8 @@ describe("server-side sessions", () => {
     const otherSecret = testDashboard(db, {
       env: { SESSION_SECRET: "another-secret-0123456789-0123456789" },
     });
-    expect(await sessionOfSeal(db, otherSecret.config, seal)).toBeNull();
-    const later = new Date(Date.now() + (SESSION_TTL_S + 60) * 1000);
+    expect(await sessionOfSeal(db, otherSecret.config, seal, NOW)).toBeNull();
+    const later = new Date(NOW.getTime() + (SESSION_TTL_S + 60) * 1000);
     expect(await userOf(db, seal, later)).toBeNull();
     expect(await userOf(db, seal)).toBe("emil");
   });

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { systemClock } from "@/lib/contract/clock";
 import type { Queryable } from "@/lib/db/db";
 import { type Role, roles } from "@/lib/shared/permissions";
 import { liveSessionCounts } from "../store/sessions";
@@ -100,8 +101,11 @@ export interface AccountState extends User {
   sessions: number;
 }
 
-/** Every user with their lock and live sessions. */
-export async function accountStates(db: Queryable, now = new Date()): Promise<AccountState[]> {
+/**
+ * Every user with their lock and live sessions as of `now`. The default is only for the users CLI
+ * (scripts/users.ts, a process of its own on the system clock); the console passes its clock.
+ */
+export async function accountStates(db: Queryable, now: Date = systemClock()): Promise<AccountState[]> {
   const users = await store.listUsers(db);
   const locks = await lockedKeys(
     db,

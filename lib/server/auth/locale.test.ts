@@ -12,7 +12,7 @@ let dashboard: Dashboard;
 
 beforeAll(async () => {
   db = await openTestDashboardStore();
-  dashboard = testDashboard(db);
+  dashboard = testDashboard(db, { clock: () => new Date("2026-07-10T21:00:00.000Z") });
 });
 afterAll(async () => {
   await db?.close();
@@ -31,9 +31,10 @@ async function signInAgain(user: SessionUser) {
     dashboard.config,
     { id: user.id, username: user.username, role: user.role, locale: user.locale },
     { address: null, userAgent: "vitest" },
+    dashboard.clock(),
   );
   const seal = decodeURIComponent(setCookie.split(";")[0]!.slice(SESSION_COOKIE.length + 1));
-  return (await sessionOfSeal(dashboard.db, dashboard.config, seal))!;
+  return (await sessionOfSeal(dashboard.db, dashboard.config, seal, dashboard.clock()))!;
 }
 
 describe("the language of an account", () => {

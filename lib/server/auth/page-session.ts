@@ -10,5 +10,5 @@ import { SESSION_COOKIE, type SessionUser, sessionOfSeal } from "./session";
  */
 export const currentUser = cache(async (dashboard: Dashboard): Promise<SessionUser | null> => {
   const seal = (await cookies()).get(SESSION_COOKIE)?.value;
-  return (await sessionOfSeal(dashboard.db, dashboard.config, seal))?.user ?? null;
+  return (await sessionOfSeal(dashboard.db, dashboard.config, seal, dashboard.clock()))?.user ?? null;
 });

@@ -51,7 +51,7 @@ export async function sessionOfSeal(
   db: Queryable,
   config: SessionConfig,
   seal: string | undefined,
-  now = new Date(),
+  now: Date,
 ): Promise<Session | null> {
   if (!seal) return null;
   let data: { sid?: unknown } & Partial<WallSeal>;
@@ -87,7 +87,7 @@ export function sessionOfRequest(
   db: Queryable,
   config: SessionConfig,
   request: Request,
-  now = new Date(),
+  now: Date,
 ): Promise<Session | null> {
   return sessionOfSeal(db, config, readCookie(request.headers.get("cookie"), SESSION_COOKIE), now);
 }
@@ -98,7 +98,7 @@ export async function startSession(
   config: SessionConfig,
   user: SessionUser,
   meta: { address: string | null; userAgent: string | null },
-  now = new Date(),
+  now: Date,
 ): Promise<string> {
   const sid = randomBytes(32).toString("base64url");
   await sessions.pruneExpiredSessions(db, now);

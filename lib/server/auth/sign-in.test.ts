@@ -17,10 +17,12 @@ import { checkCredentials, SIGN_IN_RULES } from "./throttle";
 let db: Db;
 let dashboard: Dashboard;
 const noDelay = async () => {};
+/** The instant of the attempts (the dashboard's clock), unless a test moves it. */
+const NOW = new Date("2026-07-10T21:00:00.000Z");
 
 beforeAll(async () => {
   db = await openTestDashboardStore();
-  dashboard = testDashboard(db);
+  dashboard = testDashboard(db, { clock: () => NOW });
 });
 afterAll(async () => {
   await db?.close();
@@ -56,7 +58,7 @@ describe("sign-in throttling", () => {
         checkCredentials(
           db,
           { username: "parallel", password: `wrong-${i}`, address: "203.0.113.7", deviceNonce: null },
-          { verify: counter.verify, delay: noDelay },
+          { verify: counter.verify, delay: noDelay, now: NOW },
         ),
       ),
     );
@@ -68,7 +70,7 @@ describe("sign-in throttling", () => {
     const right = await checkCredentials(
       db,
       { username: "parallel", password: "right-password-1", address: "198.51.100.1", deviceNonce: null },
-      { verify: counter.verify, delay: noDelay },
+      { verify: counter.verify, delay: noDelay, now: NOW },
     );
     expect(right).toMatchObject({ ok: false, reason: "locked", scope: "account" });
     expect(counter.evaluations).toBeLessThanOrEqual(SIGN_IN_RULES.accountLockAfter);
@@ -81,7 +83,7 @@ describe("sign-in throttling", () => {
         checkCredentials(
           db,
           { username: "nobody-here", password: `wrong-${i}`, address: "203.0.113.8", deviceNonce: null },
-          { verify: counter.verify, delay: noDelay },
+          { verify: counter.verify, delay: noDelay, now: NOW },
         ),
       ),
     );
@@ -117,7 +119,7 @@ describe("sign-in throttling", () => {
         const r = await checkCredentials(
           db,
           { username, password: "wrong-password", address: "192.0.2.50", deviceNonce: null },
-          { delay: noDelay },
+          { delay: noDelay, now: NOW },
         );
         out.push(r.ok ? "ok" : r.reason);
       }
@@ -143,6 +145,7 @@ describe("sign-in throttling", () => {
         { username, password: "wrong-password", address, deviceNonce: null },
         {
           delay: noDelay,
+          now: NOW,
           verify: (password, hash) => {
             costs.push(hash.split("$").slice(0, 4).join("$"));
             return verifyPassword(password, hash);
@@ -211,7 +214,7 @@ describe("sign-in throttling", () => {
     ).toBe("account_locked");
 
     // The users screen sees the lock and the failures; a manager lifts it.
-    const boss = (await accountStates(db)).find((u) => u.username === "boss")!;
+    const boss = (await accountStates(db, NOW)).find((u) => u.username === "boss")!;
     expect(boss.locked_until).not.toBeNull();
     expect(
       (await recentSignInFailures(db, 100)).filter((f) => f.username === "boss").length,
@@ -258,7 +261,7 @@ describe("sign-in throttling", () => {
       await checkCredentials(
         db,
         { username: `spray-${i}`, password: "x", address: "10.2.0.99", deviceNonce: null },
-        { delay: noDelay },
+        { delay: noDelay, now: NOW },
       );
     }
     const fresh = await signIn(

@@ -35,9 +35,9 @@ export async function signIn(
   dashboard: Dashboard,
   body: SignInBody,
   client: Client,
-  options: CheckOptions = {},
+  options: Omit<CheckOptions, "now"> = {},
 ) {
-  const now = options.now ?? new Date();
+  const now = dashboard.clock();
   const { config, db } = dashboard;
   const tokens = deviceTokens(config.SESSION_SECRET, client.cookieHeader, now);
   const device = tokens.find((t) => t.username === body.username) ?? null;

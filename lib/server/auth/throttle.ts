@@ -49,7 +49,8 @@ export interface Attempt {
 }
 
 export interface CheckOptions {
-  now?: Date;
+  /** The instant of the attempt (the dashboard's clock). */
+  now: Date;
   delay?: (ms: number) => Promise<void>;
   /** The password check (tests count evaluations through it). */
   verify?: (password: string, hash: string) => Promise<boolean>;
@@ -101,9 +102,9 @@ function lockedBy(counts: ThrottleCount[], reached: (c: ThrottleCount) => boolea
 export async function checkCredentials(
   db: Queryable,
   attempt: Attempt,
-  options: CheckOptions = {},
+  options: CheckOptions,
 ): Promise<CredentialCheck> {
-  const now = options.now ?? new Date();
+  const { now } = options;
   const verify = options.verify ?? verifyPassword;
   const name = attempt.username;
   const windowS = R.windowMinutes * 60;

@@ -70,7 +70,7 @@ export async function connectWall(
   db: Queryable,
   config: SessionConfig,
   token: string,
-  now = new Date(),
+  now: Date,
 ): Promise<{ answer: { name: string }; cookies: string[] }> {
   const wall = await findLiveWall(db, wallTokenHash(token));
   if (!wall)
@@ -90,7 +90,7 @@ export async function wallHeartbeat(
   db: Queryable,
   config: SessionConfig,
   session: Session,
-  now = new Date(),
+  now: Date,
 ): Promise<{ answer: { wall: string | null; renewed: boolean; now: string }; cookies: string[] }> {
   const wall = session.wall;
   if (!wall) return { answer: { wall: null, renewed: false, now: now.toISOString() }, cookies: [] };

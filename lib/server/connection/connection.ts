@@ -25,13 +25,14 @@ export async function connectionReport(
     else if (isUpstreamError(err)) pingError = upstreamErrorInfo(err);
     else throw err;
   }
+  const now = dashboard.clock();
   return {
     upstream: dashboard.config.CASHLESS_API_URL,
     timeZone: (await eventFormat(dashboard.db)).timeZone,
     ping,
     pingError,
     quota: dashboard.upstream.readQuota ?? null,
-    sync: await syncStatus(dashboard.db),
-    checkedAt: new Date().toISOString(),
+    sync: await syncStatus(dashboard.db, { now }),
+    checkedAt: now.toISOString(),
   };
 }

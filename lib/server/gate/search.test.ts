@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
 import type { Ticket } from "@/lib/contract";
+import { systemClock } from "@/lib/contract/clock";
 import type { Db } from "@/lib/db/db";
 import { ConsoleError } from "@/lib/shared/api/errors";
 import { NAME_MATCHES_MAX } from "@/lib/shared/api/search";
@@ -36,6 +37,7 @@ beforeAll(async () => {
       return api.app.request(url, init);
     },
     sleep: async () => {},
+    now: systemClock,
   });
   db = await openTestDashboardStore();
   const tickets = (await api.get<{ data: Ticket[] }>("/v1/tickets?limit=50", key)).body.data;

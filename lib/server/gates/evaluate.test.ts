@@ -137,14 +137,19 @@ describe("a night past midnight and the settings", () => {
   });
 
   it("a manager's settings are audited, and a pair's own minimum walk is what the rule uses", async () => {
-    await saveGateSettings(db, MANAGER, {
-      walk_min_s: 60,
-      double_swipe_s: 10,
-      burst_count: 10,
-      burst_window_s: 300,
-      thresholds: [70, 90, 100],
-      pairs: [{ zone_a: "z_vip", zone_b: "z_gen", min_s: 300 }],
-    });
+    await saveGateSettings(
+      db,
+      MANAGER,
+      {
+        walk_min_s: 60,
+        double_swipe_s: 10,
+        burst_count: 10,
+        burst_window_s: 300,
+        thresholds: [70, 90, 100],
+        pairs: [{ zone_a: "z_vip", zone_b: "z_gen", min_s: 300 }],
+      },
+      at(12_900),
+    );
     expect(await gateSettingsView(db)).toMatchObject({
       thresholds: [70, 90, 100],
       pairs: [{ zone_a: "z_gen", zone_b: "z_vip", min_s: 300 }],
@@ -160,14 +165,19 @@ describe("a night past midnight and the settings", () => {
       scan({ s: 13_200, wristband: "wb_pair", zone: "z_vip", device: "gate-03" }),
     ]);
     expect(await evaluateGates(db, at(13_205))).toMatchObject({ cases: 1 });
-    await saveGateSettings(db, MANAGER, {
-      walk_min_s: 60,
-      double_swipe_s: 10,
-      burst_count: 10,
-      burst_window_s: 300,
-      thresholds: [80, 95, 100],
-      pairs: [],
-    });
+    await saveGateSettings(
+      db,
+      MANAGER,
+      {
+        walk_min_s: 60,
+        double_swipe_s: 10,
+        burst_count: 10,
+        burst_window_s: 300,
+        thresholds: [80, 95, 100],
+        pairs: [],
+      },
+      at(13_300),
+    );
     await db.exec("delete from misuse_cases; delete from alerts where kind = 'impossible_walk';");
   });
 });

@@ -19,11 +19,7 @@ const RECENT_BUCKETS = 3;
 
 type User = { id: string; username: string; role: string };
 
-export async function entriesView(
-  db: Queryable,
-  dayId: string | undefined,
-  now = new Date(),
-): Promise<EntriesView> {
+export async function entriesView(db: Queryable, dayId: string | undefined, now: Date): Promise<EntriesView> {
   const [days, format, settings] = await Promise.all([
     eventDays(db),
     eventFormat(db),
@@ -96,7 +92,7 @@ export async function setZoneCapacity(
   user: User,
   zoneId: string,
   capacity: number | null,
-  now = new Date(),
+  now: Date,
 ): Promise<EntriesView> {
   await db.transaction(async (tx) => {
     if (!(await entries.zoneKnown(tx, zoneId)))
@@ -127,7 +123,7 @@ export async function gateSettingsView(db: Queryable) {
   };
 }
 
-export async function saveGateSettings(db: Db, user: User, settings: GateSettings, now = new Date()) {
+export async function saveGateSettings(db: Db, user: User, settings: GateSettings, now: Date) {
   await db.transaction(async (tx) => {
     await misuse.saveGateSettings(tx, settings, user.username, now);
     await recordAudit(tx, { user, action: "gates.settings", outcome: "ok", detail: settings });
@@ -138,7 +134,7 @@ export async function saveGateSettings(db: Db, user: User, settings: GateSetting
 export async function gateScans(
   db: Queryable,
   q: { day_id?: string; device_id?: string; reason?: string; allowed?: "true" | "false" },
-  now = new Date(),
+  now: Date,
 ) {
   const [days, format] = await Promise.all([eventDays(db), eventFormat(db)]);
   const day = q.day_id ?? dayOf(days, now)?.id ?? null;

@@ -18,5 +18,6 @@ export function pushStream(dashboard: Dashboard, request: Request): Response {
     retryMs: config.PUSH_RETRY_S * 1000,
     stillSignedIn: async () => (await sessionOfRequest(db, config, request, dashboard.clock())) !== null,
     signal: request.signal,
+    now: () => dashboard.clock().getTime(),
   });
 }

@@ -123,7 +123,7 @@ export function route<C = Record<string, string>>(permission: Permission | "sign
   return async (request: Request, context: { params: Promise<C> }): Promise<Response> => {
     try {
       const dashboard = await admit(request);
-      const session = await sessionOfRequest(dashboard.db, dashboard.config, request);
+      const session = await sessionOfRequest(dashboard.db, dashboard.config, request, dashboard.clock());
       if (!session) throw new ConsoleError("not_signed_in", "Sign in first.");
       // "signed-in": any live session will do (no permission of the table is involved).
       if (permission !== "signed-in" && !can(session.user.role, permission))
@@ -148,7 +148,7 @@ export function publicRoute<C = Record<string, string>>(
   return async (request: Request, context?: { params: Promise<C> }): Promise<Response> => {
     try {
       const dashboard = await admit(request);
-      const session = await sessionOfRequest(dashboard.db, dashboard.config, request);
+      const session = await sessionOfRequest(dashboard.db, dashboard.config, request, dashboard.clock());
       const params = ((await context?.params) ?? {}) as C;
       return await handler({ request, dashboard, session, client: clientOf(request, dashboard), params });
     } catch (err) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApi, type TestApi } from "@/integration-api/testing/test-api";
 import type { NewTicket } from "@/lib/contract";
+import { systemClock } from "@/lib/contract/clock";
 import type { Db } from "@/lib/db/db";
 import { type FetchLike, UpstreamClient } from "@/lib/server/upstream/client";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
@@ -44,6 +45,7 @@ function client(fetch: FetchLike, maxAttempts = 4) {
     fetch,
     maxAttempts,
     sleep: async () => {},
+    now: systemClock,
   });
 }
 const direct: FetchLike = async (url, init) => api.app.request(url, init);

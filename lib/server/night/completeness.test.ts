@@ -84,7 +84,12 @@ describe("completeness of a night", () => {
 
   it("a waiver names who and why; the night is no longer provisional, and the sign-off records it", async () => {
     await expect(
-      waiveTerminal(db, SUPERVISOR, { day_id: "day_1", device_id: "bar-9", reason: "never here" }),
+      waiveTerminal(
+        db,
+        SUPERVISOR,
+        { day_id: "day_1", device_id: "bar-9", reason: "never here" },
+        at("2026-07-11T09:00:00Z"),
+      ),
     ).rejects.toMatchObject({ code: "invalid_parameter", param: "device_id" });
     const c = await waiveTerminal(
       db,

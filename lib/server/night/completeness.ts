@@ -78,7 +78,7 @@ export async function waiveTerminal(
   db: Db,
   user: { id: string; username: string; role: string },
   request: WaiverRequest,
-  now = new Date(),
+  now: Date,
 ): Promise<NightCompleteness> {
   const day = (await eventDays(db)).find((d) => d.id === request.day_id);
   if (!day)

@@ -80,12 +80,7 @@ export function resolveCount(
 }
 
 /** Saves counted lines as the night's draft (a running night too); answers the whole draft. */
-export async function saveDraft(
-  db: Db,
-  user: User,
-  request: DraftRequest,
-  now = new Date(),
-): Promise<DraftLine[]> {
+export async function saveDraft(db: Db, user: User, request: DraftRequest, now: Date): Promise<DraftLine[]> {
   return db.transaction(async (tx) => {
     const day = pickDay({ days: await eventDays(tx) }, request.day_id, now)!;
     const [{ currency }, figures] = await Promise.all([eventFormat(tx), nightFigures(tx, day.id)]);
@@ -113,12 +108,7 @@ export async function saveDraft(
  * A cash desk's opening float for a night, entered before or during it (or corrected after): every
  * entry is kept and audited, the latest counts. Answers the night's floats.
  */
-export async function setFloat(
-  db: Db,
-  user: User,
-  request: FloatRequest,
-  now = new Date(),
-): Promise<FloatEntry[]> {
+export async function setFloat(db: Db, user: User, request: FloatRequest, now: Date): Promise<FloatEntry[]> {
   const day = pickDay({ days: await eventDays(db) }, request.day_id, now)!;
   const before = (await floatsOf(db, day.id)).find((f) => f.device_id === request.device_id);
   await insertFloat(db, { ...request, day_id: day.id, user_id: user.id, username: user.username, at: now });

@@ -133,7 +133,13 @@ function countedCsv(
 }
 
 /** The night's CSV file: its name and its text. */
-export async function nightExport(db: Queryable, dayId: string | null, locale: Locale, tolerance: Tolerance) {
-  const report = await nightReport(db, { dayId, tolerance });
+export async function nightExport(
+  db: Queryable,
+  dayId: string | null,
+  locale: Locale,
+  tolerance: Tolerance,
+  now: Date,
+) {
+  const report = await nightReport(db, { dayId, tolerance, now });
   return { fileName: `night-${report.day?.date ?? "none"}.csv`, body: nightCsv(report, locale) };
 }

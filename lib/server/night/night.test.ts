@@ -336,12 +336,12 @@ describe("night reconciliation", () => {
       matched: false,
       difference: { sales_count: 1, sales_total: 1000, topups_amount: 0, withdrawals_amount: 0 },
     });
-    const req = await requestResync(db, "day_1", "supervisor");
-    expect(await requestResync(db, "day_1", "supervisor")).toEqual(req);
+    const req = await requestResync(db, "day_1", "supervisor", after);
+    expect(await requestResync(db, "day_1", "supervisor", new Date(after.getTime() + 60_000))).toEqual(req);
     expect((await nightReport(db, { dayId: "day_1", now: after })).checksum!.resync_pending_since).toBe(
       req.requested_at,
     );
-    await expect(requestResync(db, "nope", "supervisor")).rejects.toThrow(/Unknown day_id/);
+    await expect(requestResync(db, "nope", "supervisor", after)).rejects.toThrow(/Unknown day_id/);
   });
 
   it("exports a CSV whose sums equal the screen", async () => {

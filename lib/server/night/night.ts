@@ -183,9 +183,9 @@ async function nightSource(db: Queryable, ctx: Pick<LiveContext, "mirror">, dayI
 
 export async function nightReport(
   db: Queryable,
-  options: { dayId: string | null; tolerance: Tolerance; now?: Date },
+  options: { dayId: string | null; tolerance: Tolerance; now: Date },
 ): Promise<NightReport> {
-  const now = options.now ?? new Date();
+  const { now } = options;
   const ctx = await eventContext(db, now);
   const day = nightOf(ctx, options.dayId, now);
   if (!day)
@@ -233,7 +233,7 @@ export async function nightReport(
 }
 
 /** Asks the sync worker to re-walk this day's sales and top-ups on its next cycle. */
-export async function requestResync(db: Queryable, dayId: string, username: string, now = new Date()) {
+export async function requestResync(db: Queryable, dayId: string, username: string, now: Date) {
   pickDay({ days: await eventDays(db) }, dayId, now);
   const pending = await pendingResyncSince(db, dayId);
   if (pending) return { day_id: dayId, requested_at: pending };

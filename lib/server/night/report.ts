@@ -17,7 +17,7 @@ import { nightReportPdf } from "./report-pdf";
 export async function signoffDocument(
   db: Queryable,
   signoffId: string,
-  now = new Date(),
+  now: Date,
 ): Promise<NightReportDocument> {
   const row = await night.signoffById(db, signoffId);
   if (!row) throw new ConsoleError("not_found", `No sign-off ${signoffId}.`);
@@ -33,8 +33,8 @@ export async function signoffDocument(
 }
 
 /** The night report of a sign-off as a PDF file: its name and its bytes. */
-export async function signoffPdf(db: Queryable, signoffId: string, locale: Locale) {
-  const doc = await signoffDocument(db, signoffId);
+export async function signoffPdf(db: Queryable, signoffId: string, locale: Locale, now: Date) {
+  const doc = await signoffDocument(db, signoffId, now);
   return {
     fileName: `night-report-${doc.day.date}-signoff-${doc.signoff.id}.pdf`,
     body: await nightReportPdf(doc, locale),
@@ -44,8 +44,8 @@ export async function signoffPdf(db: Queryable, signoffId: string, locale: Local
 /** For the print view (a page): the night report of a sign-off, or null when there is no such sign-off. */
 export async function signoffDocumentForPage(signoffId: string): Promise<NightReportDocument | null> {
   if (!/^[0-9]{1,18}$/.test(signoffId)) return null;
-  const { db } = await getDashboard();
-  return signoffDocument(db, signoffId).catch((err: unknown) => {
+  const { db, clock } = await getDashboard();
+  return signoffDocument(db, signoffId, clock()).catch((err: unknown) => {
     if (err instanceof ConsoleError && err.code === "not_found") return null;
     throw err;
   });

@@ -101,9 +101,9 @@ export async function signOff(
   db: Db,
   user: User,
   request: SignoffInput,
-  options: { tolerance: Tolerance; now?: Date },
+  options: { tolerance: Tolerance; now: Date },
 ): Promise<SignoffOutcome> {
-  const now = options.now ?? new Date();
+  const { now } = options;
   const { tolerance } = options;
   return db.transaction(async (tx) => {
     const replay = await night.signoffByKey(tx, request.idempotency_key);
@@ -161,7 +161,7 @@ export async function signOffNight(
   db: Db,
   user: User,
   request: SignoffInput,
-  options: { tolerance: Tolerance; now?: Date },
+  options: { tolerance: Tolerance; now: Date },
 ): Promise<SignoffOutcome> {
   const outcome = await signOff(db, user, request, options);
   if (outcome.created)
@@ -196,7 +196,7 @@ export async function approveSignoff(
   user: User,
   signoffId: string,
   comment: string,
-  now = new Date(),
+  now: Date,
 ): Promise<Signoff> {
   const row = await night.signoffById(db, signoffId);
   if (!row) throw new ConsoleError("not_found", `No sign-off ${signoffId}.`);

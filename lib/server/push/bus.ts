@@ -43,6 +43,7 @@ export class PushBus {
   private readonly ringSize: number;
   private readonly now: () => number;
   private listener: PushListener | null = null;
+  private readonly hearing: (() => void)[] = [];
   /** NOTIFYs that failed (the other instances' browsers then wait for their poll). */
   notifyFailures = 0;
 
@@ -64,6 +65,12 @@ export class PushBus {
   /** Whether this instance hears the other instances (PostgreSQL, listening and connected). */
   get hearsOthers(): boolean {
     return this.listener?.connected ?? false;
+  }
+
+  /** Resolves once this instance hears the others (at once if it does): after `listen`, its LISTEN is up. */
+  whenHearingOthers(): Promise<void> {
+    if (this.hearsOthers) return Promise.resolve();
+    return new Promise((resolve) => this.hearing.push(resolve));
   }
 
   /** Says that these topics changed: this instance's streams at once, the others' through NOTIFY. */
@@ -113,6 +120,9 @@ export class PushBus {
       log: this.options.log,
       onMessage: (payload) => this.heard(payload),
       onReconnect: () => this.reset(),
+      onConnect: () => {
+        for (const resolve of this.hearing.splice(0)) resolve();
+      },
     });
   }
 

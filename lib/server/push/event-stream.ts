@@ -22,7 +22,8 @@ export interface EventStreamOptions {
   stillSignedIn: () => Promise<boolean>;
   /** The request's signal: the browser went away. */
   signal: AbortSignal;
-  now?: () => number;
+  /** The process's clock in ms since the epoch (the heartbeat's data). */
+  now: () => number;
 }
 
 /** A stream with more queued than this is a browser that stopped reading: it is ended. */
@@ -44,8 +45,7 @@ function changeFrame(event: PushEvent): string {
 }
 
 export function eventStream(options: EventStreamOptions): Response {
-  const { bus, signal } = options;
-  const now = options.now ?? Date.now;
+  const { bus, signal, now } = options;
   let cleanup = () => {};
 
   const body = new ReadableStream<Uint8Array>({

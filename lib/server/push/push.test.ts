@@ -17,6 +17,9 @@ afterEach(() => {
   for (const o of open.splice(0)) o.close();
 });
 
+/** The stream's clock: the heartbeat's data. */
+const NOW = Date.parse("2026-07-10T21:00:00Z");
+
 function stream(
   bus: PushBus,
   options: { lastEventId?: string | null; signedIn?: () => Promise<boolean>; heartbeatMs?: number } = {},
@@ -29,6 +32,7 @@ function stream(
     retryMs: 3000,
     stillSignedIn: options.signedIn ?? (async () => true),
     signal: controller.signal,
+    now: () => NOW,
   });
   const reader = new EventStreamReader(response);
   open.push({ close: () => controller.abort() });
@@ -58,9 +62,10 @@ describe("the push stream of one browser", () => {
     ]);
     // Heartbeats go on by themselves, each a comment (for proxies) and an event (for the browser).
     await reader.readUntil(() => reader.of("heartbeat").length >= 3);
-    expect(reader.of("heartbeat").every((f) => f.comments.includes("heartbeat") && Number(f.data) > 0)).toBe(
-      true,
-    );
+    // Their data is the stream's clock (the process's one clock), not the system's.
+    expect(
+      reader.of("heartbeat").every((f) => f.comments.includes("heartbeat") && Number(f.data) === NOW),
+    ).toBe(true);
   });
 
   it("a reconnect with Last-Event-ID gets exactly the events it missed, then the new ones", async () => {
@@ -141,7 +146,7 @@ describe.runIf(testDatabaseUrls.dashboard)("two instances on PostgreSQL", () => 
       expect(pushBus(a)).toBe(busA); // one bus per store connection
       busB.listen(schema.url, 50);
       busElsewhere.listen(other.url, 50);
-      await until(() => busB.hearsOthers && busElsewhere.hearsOthers);
+      await Promise.all([busB.whenHearingOthers(), busElsewhere.whenHearingOthers()]);
       const heardB: PushSignal[] = [];
       const heardElsewhere: PushSignal[] = [];
       busB.subscribe((s) => heardB.push(s));
@@ -162,11 +167,12 @@ describe.runIf(testDatabaseUrls.dashboard)("two instances on PostgreSQL", () => 
       expect(changes(reader).map((c) => c.topics)).toEqual([["sales"], ["cycle"], ["alerts"]]);
 
       // The LISTEN connection is dropped: it comes back by itself, and B's streams get a reset
-      // (what was notified meanwhile is lost).
+      // (what was notified meanwhile is lost), sent once the new connection listens.
       const pid = busB.listenerPid!;
       await a.query("select pg_terminate_backend($1)", [pid]);
-      await until(() => busB.hearsOthers && busB.listenerPid !== pid);
       await reader.readUntil(() => reader.of("reset").length === 1);
+      expect(busB.hearsOthers).toBe(true);
+      expect(busB.listenerPid).not.toBe(pid);
       busA.emit("night");
       await reader.readUntil(() => changes(reader).length === 4);
       expect(changes(reader)[3]!.topics).toEqual(["night"]);
@@ -178,9 +184,3 @@ describe.runIf(testDatabaseUrls.dashboard)("two instances on PostgreSQL", () => 
     }
   });
 });
-
-/** Waits (polling every 10 ms, at most 10 s) until `ok()` holds. */
-async function until(ok: () => boolean) {
-  for (let i = 0; i < 1000 && !ok(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(ok()).toBe(true);
-}

@@ -31,7 +31,8 @@ export async function reviewPairs(db: Queryable): Promise<ReviewPair[]> {
 }
 
 /** The review queue screen: the pairs, in the event's currency and zone. */
-export async function reviewQueue(dashboard: Dashboard, now = new Date()): Promise<ReviewView> {
+export async function reviewQueue(dashboard: Dashboard): Promise<ReviewView> {
+  const now = dashboard.clock();
   const { currency, timeZone } = await eventFormat(dashboard.db);
   return { pairs: await reviewPairs(dashboard.db), currency, timeZone, refreshedAt: now.toISOString() };
 }

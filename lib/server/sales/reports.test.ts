@@ -14,9 +14,10 @@ import { salesCsv } from "./sales-csv";
 let api: TestApi;
 let db: Db;
 let key: string;
+/** The clock of the in-process Integration API and its client (its demo event is seeded around it). */
+let client: UpstreamClient;
 
 beforeAll(async () => {
-  let client: UpstreamClient;
   ({ api, key, client } = await realApiWithClient());
   db = await openTestDashboardStore();
   const noop = () => {};
@@ -41,7 +42,7 @@ describe("live reports", () => {
     expect(days.length).toBeGreaterThan(0);
     for (const day of days) {
       const summary = (await api.get<SalesSummary>(`/v1/reports/sales-summary?day_id=${day.id}`, key)).body;
-      const sales = await salesDayReport(db, { dayId: day.id });
+      const sales = await salesDayReport(db, { dayId: day.id, now: client.now() });
       expect(sales.totals).toEqual({
         count: summary.sales.count,
         total: summary.sales.total,
@@ -81,7 +82,7 @@ describe("live reports", () => {
         })),
       );
 
-      const flows = await topupsDayReport(db, { dayId: day.id });
+      const flows = await topupsDayReport(db, { dayId: day.id, now: client.now() });
       expect(flows.flows.topups).toEqual({ count: summary.topups.count, amount: summary.topups.amount });
       expect(flows.flows.withdrawals).toEqual({
         count: summary.withdrawals.count,
@@ -111,6 +112,7 @@ describe("live reports", () => {
       const report: Awaited<ReturnType<typeof salesDayReport>> = await salesDayReport(db, {
         dayId: day!.day_id,
         cursor,
+        now: client.now(),
       });
       seen.push(...report.latest.data.map((s) => s.id));
       cursor = report.latest.next_cursor;
@@ -133,19 +135,20 @@ describe("live reports", () => {
   });
 
   it("answers the overview and the scans for the current day, and refuses an unknown day", async () => {
-    const overview = await overviewReport(db);
+    const now = client.now();
+    const overview = await overviewReport(db, now);
     expect(overview.day).not.toBeNull();
     expect(overview.event?.currency).toBeTruthy();
     expect(overview.by_day.reduce((n, d) => n + d.count, 0)).toBeGreaterThan(0);
-    const scans = await scansDayReport(db, { dayId: null });
+    const scans = await scansDayReport(db, { dayId: null, now });
     expect(scans.day?.id).toBe(overview.day?.id);
     // No words of the server's own: scans without a zone (check-ins) have no name, the screen names them.
     const days = (await api.get<{ data: { id: string }[] }>("/v1/days", key)).body.data;
     const zones = [];
-    for (const day of days) zones.push(...(await scansDayReport(db, { dayId: day.id })).by_zone);
+    for (const day of days) zones.push(...(await scansDayReport(db, { dayId: day.id, now })).by_zone);
     expect(zones.some((z) => z.zone_id === "" && z.name === null)).toBe(true);
     expect(zones.filter((z) => z.zone_id !== "").every((z) => typeof z.name === "string")).toBe(true);
     expect(JSON.stringify(zones)).not.toContain("No zone");
-    await expect(salesDayReport(db, { dayId: "day_nope" })).rejects.toMatchObject({ status: 400 });
+    await expect(salesDayReport(db, { dayId: "day_nope", now })).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -103,7 +103,7 @@ async function dayForecast(
   return forecastOf(today, history, now, index === 0);
 }
 
-export async function overviewReport(db: Queryable, now = new Date()): Promise<OverviewReport> {
+export async function overviewReport(db: Queryable, now: Date): Promise<OverviewReport> {
   const ctx = await eventContext(db, now);
   const tz = tzOf(ctx);
   const day = pickDay(ctx, null, now);
@@ -167,7 +167,7 @@ export async function overviewReport(db: Queryable, now = new Date()): Promise<O
 
 export async function salesDayReport(
   db: Queryable,
-  options: { dayId: string | null; cursor?: string | null; now?: Date },
+  options: { dayId: string | null; cursor?: string | null; now: Date },
 ): Promise<SalesDayReport> {
   const ctx = await eventContext(db, options.now);
   const day = pickDay(ctx, options.dayId, options.now);
@@ -231,7 +231,7 @@ export async function topupsDayReport(
     dayId: string | null;
     direction?: "topup" | "withdraw" | null;
     cursor?: string | null;
-    now?: Date;
+    now: Date;
   },
 ): Promise<TopupsDayReport> {
   const ctx = await eventContext(db, options.now);
@@ -309,7 +309,7 @@ export async function topupsDayReport(
 
 export async function scansDayReport(
   db: Queryable,
-  options: { dayId: string | null; now?: Date },
+  options: { dayId: string | null; now: Date },
 ): Promise<ScansDayReport> {
   const ctx = await eventContext(db, options.now);
   const day = pickDay(ctx, options.dayId, options.now);

@@ -42,7 +42,7 @@ export function previousInstant(at: Date, tz: string, day: LiveDay, previous: Li
 
 const iso = (d: Date) => d.toISOString();
 
-export async function rightNowReport(db: Queryable, role: Actor, now = new Date()): Promise<RightNowReport> {
+export async function rightNowReport(db: Queryable, role: Actor, now: Date): Promise<RightNowReport> {
   const ctx = await eventContext(db, now);
   const tz = ctx.event?.time_zone ?? "UTC";
   const day = pickDay(ctx, null, now);

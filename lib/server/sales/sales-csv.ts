@@ -131,9 +131,10 @@ export async function dayExport(
   what: { kind: "sales" } | { kind: "topups"; direction: "topup" | "withdraw" | null },
   dayId: string | null,
   locale: Locale,
+  now: Date,
 ): Promise<{ fileName: string; body: string | ReadableStream<Uint8Array> }> {
-  const ctx = await eventContext(db);
-  const day = pickDay(ctx, dayId);
+  const ctx = await eventContext(db, now);
+  const day = pickDay(ctx, dayId, now);
   const currency = ctx.event?.currency ?? "EUR";
   const tz = ctx.event?.time_zone ?? "UTC";
   const suffix = what.kind === "topups" && what.direction ? `-${what.direction}` : "";

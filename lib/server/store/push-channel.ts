@@ -28,6 +28,8 @@ export interface ListenOptions {
   onMessage: (payload: string) => void;
   /** After a reconnect: notifications may have been missed while the connection was down. */
   onReconnect: () => void;
+  /** Each time the LISTEN is up (the first connect and every reconnect). */
+  onConnect?: () => void;
   log?: Pick<Console, "warn">;
   /** First wait before a reconnect (doubled on each failure up to 30 s; default 1 s). */
   retryMs?: number;
@@ -89,6 +91,7 @@ export function listenPush(options: ListenOptions): PushListener {
       connected = true;
       backendPid = pid;
       retry = baseRetry;
+      options.onConnect?.();
       if (everConnected) options.onReconnect();
       everConnected = true;
     } catch (err) {

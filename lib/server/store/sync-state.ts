@@ -262,7 +262,7 @@ export async function insertResyncRequest(
   db: Queryable,
   dayId: string,
   username: string,
-  at = new Date(),
+  at: Date,
 ): Promise<string> {
   await db.query("insert into sync_requests (day_id, requested_at, requested_by) values ($1, $2, $3)", [
     dayId,

@@ -10,7 +10,7 @@ import { syncStatus } from "./status";
  * What every live answer and the night reconciliation carry: the event, its days and how fresh the
  * mirror is (the sync's read side, which features may use; the worker itself they may not).
  */
-export async function eventContext(db: Queryable, now = new Date()): Promise<LiveContext> {
+export async function eventContext(db: Queryable, now: Date): Promise<LiveContext> {
   const [event, days, status] = await Promise.all([
     eventSettings(db),
     eventDays(db),
@@ -38,7 +38,7 @@ export async function eventContext(db: Queryable, now = new Date()): Promise<Liv
 }
 
 /** The mirror's as-of and the sync's health, for an answer without the whole context. */
-export async function mirrorFreshness(db: Queryable, now = new Date()): Promise<MirrorFreshness> {
+export async function mirrorFreshness(db: Queryable, now: Date): Promise<MirrorFreshness> {
   const ctx = await eventContext(db, now);
   return {
     as_of: ctx.as_of,
@@ -51,11 +51,7 @@ export async function mirrorFreshness(db: Queryable, now = new Date()): Promise<
 }
 
 /** The day asked for (an unknown one is `invalid_parameter`), or the current event day. */
-export function pickDay(
-  ctx: Pick<LiveContext, "days">,
-  dayId: string | null,
-  now = new Date(),
-): LiveDay | null {
+export function pickDay(ctx: Pick<LiveContext, "days">, dayId: string | null, now: Date): LiveDay | null {
   if (dayId) {
     const day = ctx.days.find((d) => d.id === dayId);
     if (!day) throw new ConsoleError("invalid_parameter", `Unknown day_id ${dayId}.`, { param: "day_id" });

@@ -29,9 +29,9 @@ const neverRun = (resource: string): ResourceState => ({
 /** Everything a screen shows about the sync, read from the store (any instance can call it). */
 export async function syncStatus(
   db: Queryable,
-  options: { now?: Date; errorLimit?: number } = {},
+  options: { now: Date; errorLimit?: number },
 ): Promise<SyncStatus> {
-  const now = (options.now ?? new Date()).getTime();
+  const now = options.now.getTime();
   const heartbeat = await readSyncWorker(db);
   const states = await readResourceStates(db);
   const days = await dayChecks(db);

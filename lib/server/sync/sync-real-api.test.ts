@@ -78,7 +78,7 @@ describe("SyncWorker against the real Integration API", () => {
     expect((await mirroredIds("m_sales")).length).toBeGreaterThan(1000);
 
     expect(client.readQuota).toMatchObject({ limit: 100_000 });
-    const status = await syncStatus(db);
+    const status = await syncStatus(db, { now: client.now() });
     expect(status.healthy).toBe(true);
     expect(status.resources.every((r) => r.lastSuccessAt !== null)).toBe(true);
     expect(warnings).toEqual([]);
@@ -137,7 +137,7 @@ describe("SyncWorker against the real Integration API", () => {
     expect(report.rewalkedDays).toEqual([day2.id]);
     expect(await db.query("select 1 from m_sales where id = $1", [victim.id])).toHaveLength(1);
     await expectTotalsEqualSummaries();
-    const status = await syncStatus(db);
+    const status = await syncStatus(db, { now: client.now() });
     expect(status.days.find((d) => d.dayId === day2.id)).toMatchObject({ matched: true, rewalks: 1 });
   });
 });

@@ -248,14 +248,32 @@ describe("SyncWorker against the real Integration API, through fault hooks", () 
   it("gives up on an answer that never comes at the client's timeout, and gets it next cycle", async () => {
     const h = await setup({ seed: 14 });
     const { db, faults } = h;
-    // A client that waits 5 s (real time) for an answer: the hook holds one answer back for good.
+    // A client with a 5 s timeout per attempt, whose timers the test holds: the hook holds one
+    // answer (the first /zones) back for good, and the test fires that attempt's timer while it
+    // hangs, as 5 s passing would. No real second is waited.
+    const timers: { ms: number; fire: () => void }[] = [];
+    let fired = 0;
     const patient = new UpstreamClient({
       baseUrl: "http://integration-api.test/v1",
       apiKey: h.key,
-      fetch: faults.fetch,
+      fetch: (url, init) => {
+        const timer = timers.at(-1)!; // this attempt's: armed right before it is sent
+        const answer = faults.fetch(url, init);
+        if (new URL(url).pathname === "/v1/zones" && fired === 0) {
+          fired++;
+          timer.fire();
+        }
+        return answer;
+      },
       now: h.clock.now,
       sleep: h.clock.sleep,
       timeoutMs: 5_000,
+      timeout: (ms) => {
+        const controller = new AbortController();
+        const reason = new DOMException("The operation was aborted due to timeout", "TimeoutError");
+        timers.push({ ms, fire: () => controller.abort(reason) });
+        return controller.signal;
+      },
       maxAttempts: 1,
     });
     const worker = new SyncWorker({
@@ -269,8 +287,15 @@ describe("SyncWorker against the real Integration API, through fault hooks", () 
     });
     faults.arm("hang", (path) => path === "/zones");
     const report = await worker.runOnce();
-    expect(report.resources.zones).toMatchObject({ ok: false, error: { code: "timeout" } });
+    expect(fired).toBe(1);
+    expect(report.resources.zones).toMatchObject({
+      ok: false,
+      error: { code: "timeout", message: expect.stringContaining("within 5000 ms") },
+    });
     expect(report.resources.sales?.ok).toBe(true);
+    // Every attempt, the hanging one included, was timed by the client's timer, with its 5 s.
+    expect(timers.length).toBe(faults.stats.requests);
+    expect(new Set(timers.map((t) => t.ms))).toEqual(new Set([5_000]));
     h.clock.advance(6 * 60_000); // the catalog is due again
     expect((await worker.runOnce()).resources.zones).toMatchObject({ ok: true });
   });

@@ -39,7 +39,7 @@ export interface SyncWorkerOptions {
   /** Pause between the start of one cycle and the next (tail polls and backfill pages run between). */
   intervalMs: number;
   log: SyncLogger;
-  /** Must be the same clock as the client's (rate-limit reset instants are compared with it). */
+  /** The client's clock by default; must be the same (rate-limit reset instants are compared with it). */
   now?: () => Date;
   sleep?: Sleep;
   /** Share of the read quota of each window the worker never spends (default 0.4). */
@@ -122,7 +122,7 @@ export class SyncWorker {
     this.tailIntervalMs = options.tailIntervalMs ?? 3000;
     this.afterCycle = options.afterCycle;
     this.log = options.log;
-    this.now = options.now ?? (() => new Date());
+    this.now = options.now ?? (() => options.client.now());
     this.sleep = options.sleep ?? defaultSleep;
     this.catalogRefreshMs = options.catalogRefreshMs ?? 5 * 60_000;
     this.instance = options.instance ?? `${hostname()}:${process.pid}`;

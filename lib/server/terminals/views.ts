@@ -67,7 +67,7 @@ async function terminalRows(db: Queryable, now: Date): Promise<TerminalRow[]> {
   });
 }
 
-export async function terminalsView(db: Queryable, now = new Date()): Promise<TerminalsView> {
+export async function terminalsView(db: Queryable, now: Date): Promise<TerminalsView> {
   const [rows, format, states, days, freshness] = await Promise.all([
     terminalRows(db, now),
     eventFormat(db),
@@ -88,11 +88,7 @@ export async function terminalsView(db: Queryable, now = new Date()): Promise<Te
   };
 }
 
-export async function terminalDetail(
-  db: Queryable,
-  deviceId: string,
-  now = new Date(),
-): Promise<TerminalDetail> {
+export async function terminalDetail(db: Queryable, deviceId: string, now: Date): Promise<TerminalDetail> {
   const [rows, format, records, settings, days] = await Promise.all([
     terminalRows(db, now),
     eventFormat(db),
@@ -125,7 +121,7 @@ export async function changeStation(
   user: { id: string; username: string; role: string },
   deviceId: string,
   station: Station | null,
-  now = new Date(),
+  now: Date,
 ): Promise<TerminalDetail> {
   await db.transaction(async (tx) => {
     if (!(await store.terminalKnown(tx, deviceId)))

@@ -43,6 +43,7 @@ export class UpstreamTransport {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly timeoutMs: number;
+  private readonly timeoutImpl: (ms: number) => AbortSignal;
   private readonly limits = new Map<RateLimitBucket, RateLimitState>();
   /** Counters since construction: HTTP attempts, retries, 429 answers. */
   readonly stats = { requests: 0, retries: 0, rateLimited: 0 };
@@ -52,7 +53,7 @@ export class UpstreamTransport {
     this.apiKey = options.apiKey;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleepImpl = options.sleep ?? defaultSleep;
-    this.nowImpl = options.now ?? (() => new Date());
+    this.nowImpl = options.now;
     this.random = options.random ?? Math.random;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.maxRateLimitRetries = Math.max(0, options.maxRateLimitRetries ?? 3);
@@ -60,6 +61,7 @@ export class UpstreamTransport {
     this.baseDelayMs = options.baseDelayMs ?? 250;
     this.maxDelayMs = options.maxDelayMs ?? 8000;
     this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.timeoutImpl = options.timeout ?? ((ms) => AbortSignal.timeout(ms));
   }
 
   /** The client's clock (the one `resetAt` is computed with). */
@@ -182,7 +184,7 @@ export class UpstreamTransport {
 
   /** One HTTP exchange; a failure without an answer becomes a synthetic UpstreamError. */
   private async attempt(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const timeout = this.timeoutImpl(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
       return await this.fetchImpl(url, { ...init, signal: combined });

@@ -50,7 +50,8 @@ export interface UpstreamClientOptions {
   apiKey: string;
   fetch?: FetchLike;
   sleep?: Sleep;
-  now?: () => Date;
+  /** The process's clock (`Dashboard.clock`): rate-limit windows and `retry-after` instants are read on it. */
+  now: () => Date;
   /** In [0, 1): jitter source. */
   random?: () => number;
   /** Attempts for 5xx / network failures, the first included (default 4). */
@@ -64,6 +65,11 @@ export interface UpstreamClientOptions {
   maxDelayMs?: number;
   /** Per attempt (default 20 s). */
   timeoutMs?: number;
+  /**
+   * The timer of an attempt's timeout: a signal that aborts `ms` after the call (default
+   * `AbortSignal.timeout`). A test fires it itself instead of waiting real seconds.
+   */
+  timeout?: (ms: number) => AbortSignal;
 }
 
 export interface PageParams {

@@ -31,8 +31,9 @@ async function accounts(db: Queryable, now: Date): Promise<AccountView[]> {
   }));
 }
 
-export async function usersView(dashboard: Dashboard, now = new Date()): Promise<UsersView> {
+export async function usersView(dashboard: Dashboard): Promise<UsersView> {
   const { db } = dashboard;
+  const now = dashboard.clock();
   const [users, failures, counts, format] = await Promise.all([
     accounts(db, now),
     recentSignInFailures(db, 50),
@@ -47,8 +48,8 @@ export async function usersView(dashboard: Dashboard, now = new Date()): Promise
   };
 }
 
-async function accountOf(db: Queryable, username: string): Promise<AccountView> {
-  const found = (await accounts(db, new Date())).find((u) => u.username === username);
+async function accountOf(db: Queryable, username: string, now: Date): Promise<AccountView> {
+  const found = (await accounts(db, now)).find((u) => u.username === username);
   if (!found) throw new ConsoleError("not_found", `There is no user ${username}.`);
   return found;
 }
@@ -63,7 +64,7 @@ export async function changeUser(
   action: UserAction,
 ): Promise<UserActionAnswer> {
   const { db } = dashboard;
-  const before = await accountOf(db, username);
+  const before = await accountOf(db, username, dashboard.clock());
   let ended = 0;
   let changed = true;
   try {
@@ -95,5 +96,5 @@ export async function changeUser(
         ? { from: before.role, to: action.role, ended_sessions: ended }
         : { ended_sessions: ended },
   });
-  return { user: await accountOf(db, username), ended_sessions: ended, changed };
+  return { user: await accountOf(db, username, dashboard.clock()), ended_sessions: ended, changed };
 }

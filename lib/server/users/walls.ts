@@ -25,7 +25,7 @@ export async function issueWall(
   db: Queryable,
   manager: SessionUser,
   name: string,
-  now = new Date(),
+  now: Date,
 ): Promise<WallIssued> {
   const token = newWallToken();
   const wall = await store.insertWall(db, {
@@ -45,7 +45,7 @@ export async function issueWall(
   return { wall: view(wall), connect_path: `/wall/connect#${token}` };
 }
 
-export async function revokeWall(db: Queryable, manager: SessionUser, id: string, now = new Date()) {
+export async function revokeWall(db: Queryable, manager: SessionUser, id: string, now: Date) {
   const result = await store.revokeWall(db, id, manager.username, now);
   if (!result) throw new ConsoleError("not_found", `There is no wall ${id}.`);
   await recordAudit(db, {

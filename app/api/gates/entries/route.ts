@@ -3,5 +3,5 @@ import { handle } from "@/lib/server/http/handle";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.gates.entries, ({ query, dashboard }) =>
-  entriesView(dashboard.db, query.day_id),
+  entriesView(dashboard.db, query.day_id, dashboard.clock()),
 );

@@ -5,5 +5,5 @@ import { endpoints } from "@/lib/shared/api/endpoints";
 export const GET = handle(endpoints.gates.settings, ({ dashboard }) => gateSettingsView(dashboard.db));
 
 export const PUT = handle(endpoints.gates.saveSettings, ({ body, user, dashboard }) =>
-  saveGateSettings(dashboard.db, user, body),
+  saveGateSettings(dashboard.db, user, body, dashboard.clock()),
 );

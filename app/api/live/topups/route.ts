@@ -7,5 +7,6 @@ export const GET = handle(endpoints.live.topups, ({ query, dashboard }) =>
     dayId: query.day_id ?? null,
     cursor: query.cursor,
     direction: query.direction ?? null,
+    now: dashboard.clock(),
   }),
 );

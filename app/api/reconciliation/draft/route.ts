@@ -3,5 +3,5 @@ import { saveDraft } from "@/lib/server/night/counting";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const POST = handle(endpoints.night.draft, ({ body, user, dashboard }) =>
-  saveDraft(dashboard.db, user, body),
+  saveDraft(dashboard.db, user, body, dashboard.clock()),
 );

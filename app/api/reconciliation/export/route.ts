@@ -12,6 +12,7 @@ export const GET = handle(endpoints.night.export, async ({ query, request, dashb
     query.day_id ?? null,
     locale,
     nightTolerance(dashboard.config),
+    dashboard.clock(),
   );
   return csvResponse(file.body, file.fileName);
 });

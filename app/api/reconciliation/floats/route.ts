@@ -3,5 +3,5 @@ import { setFloat } from "@/lib/server/night/counting";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const POST = handle(endpoints.night.float, ({ body, user, dashboard }) =>
-  setFloat(dashboard.db, user, body),
+  setFloat(dashboard.db, user, body, dashboard.clock()),
 );

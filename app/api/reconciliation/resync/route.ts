@@ -3,5 +3,5 @@ import { requestResync } from "@/lib/server/night/night";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const POST = handle(endpoints.night.resync, ({ body, user, dashboard }) =>
-  requestResync(dashboard.db, body.day_id, user.username),
+  requestResync(dashboard.db, body.day_id, user.username, dashboard.clock()),
 );

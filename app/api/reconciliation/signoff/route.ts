@@ -7,6 +7,7 @@ import { endpoints } from "@/lib/shared/api/endpoints";
 export const POST = handle(endpoints.night.signoff, async ({ body, user, dashboard }) => {
   const outcome = await signOffNight(dashboard.db, user, body, {
     tolerance: nightTolerance(dashboard.config),
+    now: dashboard.clock(),
   });
   if (outcome.created) return outcome.signoff;
   return answered(outcome.signoff, { status: 200, headers: { "idempotent-replayed": "true" } });

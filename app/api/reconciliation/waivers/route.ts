@@ -3,5 +3,5 @@ import { waiveTerminal } from "@/lib/server/night/completeness";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const POST = handle(endpoints.night.waive, ({ body, user, dashboard }) =>
-  waiveTerminal(dashboard.db, user, body),
+  waiveTerminal(dashboard.db, user, body, dashboard.clock()),
 );

@@ -4,6 +4,6 @@ import { endpoints } from "@/lib/shared/api/endpoints";
 
 /** Sets the wall's session cookie. */
 export const POST = handle(endpoints.wall.connect, async ({ dashboard, body }) => {
-  const result = await connectWall(dashboard.db, dashboard.config, body.token);
+  const result = await connectWall(dashboard.db, dashboard.config, body.token, dashboard.clock());
   return answered(result.answer, { cookies: result.cookies });
 });

@@ -3,5 +3,5 @@ import { handle } from "@/lib/server/http/handle";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const POST = handle(endpoints.alerts.acknowledge, ({ params, body, user, dashboard }) =>
-  acknowledge(dashboard.db, user, params.id, body.comment),
+  acknowledge(dashboard.db, user, params.id, body.comment, dashboard.clock()),
 );

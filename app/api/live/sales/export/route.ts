@@ -6,6 +6,12 @@ import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.live.salesExport, async ({ query, request, dashboard, user }) => {
   const locale = requestLocale(request, user);
-  const file = await dayExport(dashboard.db, { kind: "sales" }, query.day_id ?? null, locale);
+  const file = await dayExport(
+    dashboard.db,
+    { kind: "sales" },
+    query.day_id ?? null,
+    locale,
+    dashboard.clock(),
+  );
   return csvResponse(file.body, file.fileName);
 });

@@ -6,6 +6,7 @@ import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.live.topupsExport, async ({ query, request, dashboard, user }) => {
   const flows = { kind: "topups", direction: query.direction ?? null } as const;
-  const file = await dayExport(dashboard.db, flows, query.day_id ?? null, requestLocale(request, user));
+  const locale = requestLocale(request, user);
+  const file = await dayExport(dashboard.db, flows, query.day_id ?? null, locale, dashboard.clock());
   return csvResponse(file.body, file.fileName);
 });

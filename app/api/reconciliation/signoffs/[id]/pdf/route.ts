@@ -5,6 +5,7 @@ import { signoffPdf } from "@/lib/server/night/report";
 import { endpoints } from "@/lib/shared/api/endpoints";
 
 export const GET = handle(endpoints.night.pdf, async ({ params, request, user, dashboard }) => {
-  const file = await signoffPdf(dashboard.db, params.id, requestLocale(request, user));
+  const locale = requestLocale(request, user);
+  const file = await signoffPdf(dashboard.db, params.id, locale, dashboard.clock());
   return pdfResponse(file.body, file.fileName);
 });
