@@ -2,9 +2,10 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import { ConsoleClockProvider } from "@/components/ui/console-clock";
 import { LIVE_REFRESH_MS } from "@/lib/shared/refresh";
 
-export function Providers({ children }: { children: ReactNode }) {
+export function Providers({ children, clockOffsetMs }: { children: ReactNode; clockOffsetMs: number }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -19,5 +20,9 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <ConsoleClockProvider offsetMs={clockOffsetMs}>{children}</ConsoleClockProvider>
+    </QueryClientProvider>
+  );
 }

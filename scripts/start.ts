@@ -26,6 +26,7 @@ import { openDashboardStore } from "../lib/server/store";
 import { buildDashboardIfNeeded } from "./dashboard-build";
 import { listenHost } from "./listen-host";
 import { nextEnv, nextStartArgs } from "./next-process";
+import { attachConsole } from "./sandbox-console";
 import { buildNotice, isNextBannerLine, isReadyLine, isSimulatorChatter, readyBanner } from "./start-output";
 
 const env = z
@@ -116,7 +117,8 @@ async function main() {
   buildDashboardIfNeeded((first) => console.log(buildNotice(first)));
   const host = listenHost({ HOST: env.HOST, sandbox: !external });
   const dashboard: ChildProcess = spawn(process.execPath, nextStartArgs(env.PORT, host.bind), {
-    stdio: ["ignore", "pipe", "inherit"],
+    // The IPC channel links the console to the sandbox's clock and controls (sandbox-console.ts).
+    stdio: ["ignore", "pipe", "inherit", ...(api?.sandbox ? (["ipc"] as const) : [])],
     env: nextEnv({
       ...process.env,
       CASHLESS_API_URL: apiUrl,
@@ -124,8 +126,11 @@ async function main() {
       ...(sessionSecret ? { SESSION_SECRET: sessionSecret } : {}),
       DATA_DIR: env.DATA_DIR,
       SANDBOX: external ? "off" : "on",
+      // The console's clock reads the sandbox's instant from its first request on.
+      ...(api?.sandbox ? { SANDBOX_CLOCK_OFFSET_MS: String(api.sandbox.clock.offsetMs) } : {}),
     }),
   });
+  if (api?.sandbox) attachConsole(api.sandbox, dashboard);
 
   // The address and the logins once the dashboard answers (Next's "Ready" line; a minute at most).
   let announced = false;

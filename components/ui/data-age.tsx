@@ -1,10 +1,10 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
 import type { LiveContext, MirrorFreshness } from "@/lib/shared/api/sales";
 import { timeOfDay } from "@/lib/shared/format/time";
 import { type Freshness, freshness, type SyncHealth } from "@/lib/shared/freshness";
+import { useNow } from "./console-clock";
 import { useStreamStatus } from "./stream-status";
 
 /**
@@ -12,16 +12,6 @@ import { useStreamStatus } from "./stream-status";
  * 90 s a stale mark that says why (lib/shared/freshness.ts decides; the stream state is the push
  * stream's). Colour and words: the mark reads "Stale" whatever the colours.
  */
-
-/** The browser's clock, re-read every second. */
-export function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 /** The sync's health as a live answer carries it. */
 export const syncHealthOf = (ctx: Pick<LiveContext, "sync" | "mirror">): SyncHealth => ({

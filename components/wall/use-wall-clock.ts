@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useConsoleNowReader } from "@/components/ui/console-clock";
 
 /**
  * For the wall: the time now, ticking each second (the clock and the figures' age), whether the
@@ -8,11 +9,12 @@ import { useEffect, useState } from "react";
  * listeners, removed on unmount: a wall runs for days.
  */
 export function useWallClock() {
-  const [now, setNow] = useState(() => Date.now());
+  const read = useConsoleNowReader();
+  const [now, setNow] = useState(read);
   const [online, setOnline] = useState(true);
   const [height, setHeight] = useState(1080);
   useEffect(() => {
-    const tick = setInterval(() => setNow(Date.now()), 1000);
+    const tick = setInterval(() => setNow(read()), 1000);
     const sync = () => {
       setOnline(navigator.onLine);
       setHeight(window.innerHeight);
@@ -27,6 +29,6 @@ export function useWallClock() {
       window.removeEventListener("offline", sync);
       window.removeEventListener("resize", sync);
     };
-  }, []);
+  }, [read]);
   return { now, online, height };
 }

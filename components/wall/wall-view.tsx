@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { RightNowFigures } from "@/components/sales";
 import { chartColors, hourTickLabels, SeriesChart } from "@/components/ui/chart-frame";
+import { useConsoleClockOffset } from "@/components/ui/console-clock";
 import { useAgeText } from "@/components/ui/data-age";
 import { eventFormat } from "@/components/ui/event-format";
 import { useLiveReport } from "@/components/ui/live-report";
@@ -33,6 +34,8 @@ export function WallView() {
   const stream = useStreamStatus();
   const ago = useAgeText();
   const { now, online, height } = useWallClock();
+  // When the browser received the figures, in the console's time (as `now` is).
+  const offset = useConsoleClockOffset();
 
   const queries = [rightNow, overview, heartbeat];
   const signedOut = queries.some((q) => (q.error as { status?: number } | null)?.status === 401);
@@ -42,7 +45,8 @@ export function WallView() {
   // The event's time of day; before the first figures, the TV's own.
   const time = (at: number) =>
     format ? format.time(new Date(at).toISOString()) : new Date(at).toLocaleTimeString(locale);
-  const updatedAt = Math.min(...[rightNow, overview].map((q) => q.dataUpdatedAt || Number.POSITIVE_INFINITY));
+  const updatedAt =
+    offset + Math.min(...[rightNow, overview].map((q) => q.dataUpdatedAt || Number.POSITIVE_INFINITY));
   const age = Number.isFinite(updatedAt) ? Math.max(0, Math.round((now - updatedAt) / 1000)) : null;
 
   return (

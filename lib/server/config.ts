@@ -22,6 +22,9 @@ const schema = z.object({
   SYNC_TAIL_S: z.coerce.number().min(0).max(60).default(2.5),
   SYNC: z.enum(["on", "off"]).default("on"),
   SANDBOX: z.enum(["on", "off"]).default("off"),
+  // The sandbox clock's offset from the system clock in ms, set by `npm start` from SANDBOX_START_AT
+  // (the Integration API in the same sandbox reads the same instant); ignored unless SANDBOX=on.
+  SANDBOX_CLOCK_OFFSET_MS: z.coerce.number().int().min(-1e13).max(1e13).default(0),
   // Reverse proxies in front of the console whose X-Forwarded-For/-Host/-Proto are believed.
   TRUST_PROXY: z
     .string()

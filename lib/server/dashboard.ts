@@ -1,4 +1,5 @@
 import "server-only";
+import { type Clock, SandboxClock, systemClock } from "@/lib/contract/clock";
 import type { Db } from "@/lib/db/db";
 import { type DashboardConfig, dashboardConfig } from "./config";
 import { openDashboardStore } from "./store";
@@ -17,7 +18,9 @@ export interface Dashboard {
    * The instant now: what "today" is at the gate, and the minute of the per-minute rules (the lookup
    * budget). Tests set it.
    */
-  clock: () => Date;
+  clock: Clock;
+  /** The sandbox's clock, which its controls move (null outside the sandbox: the system clock). */
+  sandboxClock: SandboxClock | null;
 }
 
 // One per process, kept on globalThis so that module re-evaluation (dev reloads) reuses it.
@@ -28,11 +31,15 @@ export function getDashboard(): Promise<Dashboard> {
   holder.__dashboard ??= (async () => {
     const config = dashboardConfig();
     const db = await openDashboardStore({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    // The sandbox's clock follows the Integration API's (scripts/start.ts passes its offset).
+    const sandboxClock = config.SANDBOX === "on" ? new SandboxClock(config.SANDBOX_CLOCK_OFFSET_MS) : null;
+    const clock = sandboxClock?.now ?? systemClock;
     const upstream = new UpstreamClient({
       baseUrl: config.CASHLESS_API_URL,
       apiKey: config.CASHLESS_API_KEY,
+      now: clock,
     });
-    return { config, db, upstream, clock: () => new Date() };
+    return { config, db, upstream, clock, sandboxClock };
   })();
   return holder.__dashboard;
 }

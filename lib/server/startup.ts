@@ -5,6 +5,7 @@ import { getDashboard } from "./dashboard";
 import { evaluateGates } from "./gates";
 import { stampPeerAddresses } from "./http/client-address";
 import { senderFor, senderLoop } from "./notify";
+import { linkSandbox } from "./sandbox-link";
 import { runSyncWhenLeader, SyncWorker } from "./sync";
 
 /** The after-cycle work: the attention rules, then the gates' misuse rules and capacity alerts. */
@@ -15,7 +16,10 @@ async function withGates(db: Parameters<typeof evaluateGates>[0], attention: (at
   };
 }
 
-const holder = globalThis as typeof globalThis & { __syncRunner?: { stop(): Promise<void> } };
+const holder = globalThis as typeof globalThis & {
+  __syncRunner?: { stop(): Promise<void> };
+  __sandboxLinked?: boolean;
+};
 
 /**
  * Runs once per server process (instrumentation.ts): stamps requests with their socket address
@@ -27,29 +31,44 @@ export async function startDashboard(): Promise<void> {
   // Before the first request is served: route handlers learn each request's socket address.
   stampPeerAddresses();
   try {
-    const { config, db, upstream } = await getDashboard();
+    const { config, db, upstream, clock, sandboxClock } = await getDashboard();
+    let worker: SyncWorker | null = null;
+    // The sandbox's controls (`npm start`'s IPC channel): its clock's moves, a sync cycle now.
+    if (sandboxClock && !holder.__sandboxLinked) {
+      holder.__sandboxLinked = true;
+      linkSandbox({
+        clock: sandboxClock,
+        syncNow: async () => {
+          if (!worker) throw new Error("this console does not sync (SYNC=off)");
+          await worker.runOnce();
+        },
+        log: console,
+      });
+    }
     if (config.SYNC === "off" || holder.__syncRunner) return;
-    const worker = new SyncWorker({
+    const syncWorker = new SyncWorker({
       db,
       client: upstream,
       intervalMs: config.SYNC_INTERVAL_S * 1000,
       tailIntervalMs: config.SYNC_TAIL_S * 1000,
       log: console,
+      now: clock,
       afterCycle: await withGates(db, await attentionAfterCycle(db, config)),
     });
+    worker = syncWorker;
     // The notification sender runs beside the sync worker: in the one instance that leads.
     const sender = senderLoop(
-      senderFor(db, config, () => new Date(), console),
+      senderFor(db, config, clock, console),
       config.NOTIFY_INTERVAL_S * 1000,
       console,
     );
     const both = {
       start: () => {
-        worker.start();
+        syncWorker.start();
         sender.start();
       },
       stop: async () => {
-        await Promise.all([worker.stop(), sender.stop()]);
+        await Promise.all([syncWorker.stop(), sender.stop()]);
       },
     };
     holder.__syncRunner = runSyncWhenLeader({

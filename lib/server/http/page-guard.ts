@@ -46,3 +46,12 @@ export async function wallViewer(): Promise<SessionUser> {
   if (!can(user.role, "wall.view")) redirect(deniedRedirect(user, "wall.view"));
   return user;
 }
+
+/**
+ * For the root layout: how far the console's clock is from the system clock, in ms — 0 but in a
+ * sandbox started at a chosen time (SANDBOX_START_AT). Browsers add it to their own clock, so that
+ * "2 s ago" and the wall's time read the sandbox's instant.
+ */
+export async function pageClockOffsetMs(): Promise<number> {
+  return (await getDashboard()).sandboxClock?.offsetMs ?? 0;
+}
