@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 /**
@@ -9,10 +10,51 @@ export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data/e2e";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3610);
 export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 4610);
 // The SMTP server e2e/notify.spec.ts starts: the dashboard sends its e-mails there.
+/** The event-local time the e2e sandbox's clock starts at (docs/testing.md): 12:30, 23:30, 05:30 are tried. */
+export const E2E_START_AT = process.env.E2E_START_AT ?? "23:30";
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? E2E_PORT + 2000);
+
+/** Specs that only `npm run bench:browser` runs (it sets E2E_BENCH). */
+const BENCH_ONLY = process.env.E2E_BENCH ? [] : ["lighthouse.spec.ts"];
+
+/**
+ * The order the spec files run in (E2E_ORDER): `alphabetical` (Playwright's own), `reverse`, or
+ * `shuffle:<seed>`. Each spec owns its state, so any order gives the same answer; `npm test` runs a
+ * seeded shuffle to keep that true. With one worker, projects run in the order they are listed.
+ */
+export function specOrder(order: string, files: string[]): string[] {
+  const sorted = [...files].sort();
+  if (order === "alphabetical") return sorted;
+  if (order === "reverse") return sorted.reverse();
+  const seed = /^shuffle:(\d{1,10})$/.exec(order);
+  if (!seed) throw new Error(`E2E_ORDER: "${order}" is not alphabetical, reverse or shuffle:<seed>`);
+  // mulberry32, as lib/testing/fake-clock.ts: the same seed gives the same order on every machine.
+  let a = Number(seed[1]) >>> 0;
+  const random = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = sorted.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [sorted[i], sorted[j]] = [sorted[j]!, sorted[i]!];
+  }
+  return sorted;
+}
+
+const ORDER = process.env.E2E_ORDER ?? "alphabetical";
+const SPECS = readdirSync("e2e").filter((f) => f.endsWith(".spec.ts") && !BENCH_ONLY.includes(f));
 
 export default defineConfig({
   testDir: "e2e",
+  // Lighthouse's scores are `npm run bench:browser`'s (it sets E2E_BENCH); accessibility is axe's here.
+  testIgnore: BENCH_ONLY,
+  projects:
+    ORDER === "alphabetical"
+      ? undefined
+      : specOrder(ORDER, SPECS).map((file, i) => ({ name: `${i + 1} ${file}`, testMatch: file })),
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
@@ -49,6 +91,10 @@ export default defineConfig({
       API_PORT: String(E2E_API_PORT),
       API_SEED_SCALE: "0.2",
       API_SIMULATOR_RATE: "4",
+      API_SIMULATOR_SEED: "20261127",
+      // The sandbox's clock starts at a fixed event-local time (E2E_START_AT, default 23:30): two
+      // closed nights and a running one with sales exist whatever the hour the suite runs at.
+      SANDBOX_START_AT: E2E_START_AT,
       // The specs look codes up far faster than a gate (one staff account searches a dozen codes in
       // seconds, in two languages): the fair-use share and the per-user budget are tested on their own.
       SANDBOX_READ_LIMIT: "600",

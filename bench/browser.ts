@@ -37,7 +37,7 @@ mkdirSync(dirname(MEASURES), { recursive: true });
 console.log(`Playwright: ${SPECS.join(", ")} (Lighthouse ${RUNS} runs per page)`);
 const run = spawnSync("npx", ["playwright", "test", ...SPECS, "--reporter=list"], {
   stdio: "inherit",
-  env: { ...process.env, E2E_MEASURES: MEASURES, LIGHTHOUSE_RUNS: String(RUNS) },
+  env: { ...process.env, E2E_BENCH: "1", E2E_MEASURES: MEASURES, LIGHTHOUSE_RUNS: String(RUNS) },
 });
 
 const measures: Measure[] = existsSync(MEASURES)

@@ -1,9 +1,16 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
 import { iPhone } from "./phone-camera";
-import { runWord, sandboxApi, signIn, ticketFixtures, waitForFirstSync, waitUntilNameFound } from "./support";
+import {
+  runCode,
+  runWord,
+  sandboxApi,
+  sandboxControl,
+  sandboxNow,
+  signIn,
+  ticketFixtures,
+  waitForFirstSync,
+  waitUntilNameFound,
+} from "./support";
 
 /**
  * The phone layout holds for any data (issue 23), at 375 px: a 200-character name without a
@@ -14,14 +21,13 @@ import { runWord, sandboxApi, signIn, ticketFixtures, waitForFirstSync, waitUnti
 
 test.use({ ...iPhone, viewport: { width: 375, height: 812 } });
 
-const RUN = `AD${Date.now().toString(36).toUpperCase()}`;
+const RUN = runCode("AD");
 const WORD = runWord();
 /** One word of 200 letters, starting with this run's word so the name search can find it. */
 const LONG_NAME = `${WORD}${"w".repeat(200 - WORD.length)}`;
 const RTL_NAME = `Ana \u202Eztrep ${WORD}`;
 /** 100 characters, a right-to-left override among them, no space. */
 const DEVICE = `rtl\u202E${RUN.toLowerCase()}${"x".repeat(100 - 4 - RUN.length)}`;
-const ADMIN = `http://127.0.0.1:${E2E_API_PORT}/admin`;
 
 let longCode = "";
 let rtlCode = "";
@@ -35,18 +41,14 @@ test.beforeAll(async () => {
   const days = (
     await sandboxApi<{ data: { starts_at: string; ends_at: string }[] }>(fixtures.key, "/v1/days")
   ).body.data;
-  const ended = days.filter((d) => Date.parse(d.ends_at) <= Date.now()).at(-1)!;
-  const token = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
-  for (const occurredAt of [
-    new Date(Date.now() - 60_000),
-    new Date(Date.parse(ended.starts_at) + 3600_000),
-  ]) {
-    const res = await fetch(`${ADMIN}/simulator/late-sale`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ occurred_at: occurredAt.toISOString(), device_id: DEVICE, unit_price: 700 }),
+  const now = (await sandboxNow()).getTime();
+  const ended = days.filter((d) => Date.parse(d.ends_at) <= now).at(-1)!;
+  for (const occurredAt of [new Date(now - 60_000), new Date(Date.parse(ended.starts_at) + 3600_000)]) {
+    await sandboxControl("/simulator/late-sale", {
+      occurred_at: occurredAt.toISOString(),
+      device_id: DEVICE,
+      unit_price: 700,
     });
-    expect(res.status).toBe(201);
   }
 });
 

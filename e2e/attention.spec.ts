@@ -1,33 +1,38 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import type { AlertsView, TerminalRow, TerminalsView } from "../lib/shared/api/attention";
 import type { NightReport } from "../lib/shared/api/night";
 import { formatMoney } from "../lib/shared/format/money";
-import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { SAME_ORIGIN, signIn, waitForFirstSync } from "./support";
+import {
+  advanceClock,
+  isSimulatorStand,
+  SAME_ORIGIN,
+  sandboxControl,
+  sandboxNow,
+  signIn,
+  syncNow,
+  waitForFirstSync,
+} from "./support";
 
 /**
  * What needs attention (issue 13) against the sandbox, whose thresholds are shortened for the test
- * (playwright.config.ts: quiet after 20 s, late after 20 s, an alert after 30 s; a sync cycle every
- * 10 s). A selling terminal (a live one, usually a bar) goes offline through the simulator's sandbox control: it turns quiet on /terminals
+ * (playwright.config.ts: quiet after 20 s, late after 20 s, an alert after 30 s). Time is moved by
+ * the sandbox clock and each judgement follows a sync cycle asked for now. A selling terminal (a live one, usually a bar) goes offline through the simulator's sandbox control: it turns quiet on /terminals
  * and an alert opens, which a manager acknowledges; the current night shows it as a terminal it
  * waits for, until waived; the bar comes back with its burst and is *back*; a late sale into a
  * signed-off night opens the alert that names the amount, and the adjustment is listed against the
  * snapshot.
  */
 
-const API = `http://127.0.0.1:${E2E_API_PORT}`;
 const plain = (s: string | null) => (s ?? "").replace(/[\u00a0\u202f]/g, " ").trim();
+const admin = <T>(path: string, body: unknown = {}) => sandboxControl<T>(`/simulator${path}`, body);
 
-function admin(path: string, body: unknown = {}) {
-  const token = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
-  return fetch(`${API}/admin/simulator${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
+/** Polls `read` after a sync cycle asked for now, until it matches (the product judges after each cycle). */
+const afterSync =
+  <T>(read: () => Promise<T>) =>
+  async () => {
+    await syncNow();
+    return read();
+  };
 
 async function getJson<T>(page: Page, path: string): Promise<T> {
   const res = await page.request.get(path);
@@ -50,7 +55,7 @@ async function liveSellingTerminal(page: Page) {
     .poll(
       async () => {
         chosen = (await terminalsOf(page))
-          .filter((t) => ["live", "back"].includes(t.state) && ["bar", "food", "merch"].includes(t.station))
+          .filter((t) => ["live", "back"].includes(t.state) && isSimulatorStand(t.device_id))
           .filter((t) => t.quiet_after_s !== null)
           .sort((a, b) => a.quiet_after_s! - b.quiet_after_s!)[0];
         return chosen?.device_id;
@@ -73,10 +78,14 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   console.log(`taking ${DEVICE} offline (quiet after ${terminal.quiet_after_s} s)`);
 
   // The terminal loses its connection and keeps selling into its buffer.
-  expect((await admin(`/terminals/${DEVICE}/offline`, { minutes: 30 })).status).toBe(200);
-  // Quiet after four of its usual gaps and at least 20 s, at one of the next cycles (10 s apart).
+  await admin(`/terminals/${DEVICE}/offline`, { minutes: 30 });
+  // Quiet after four of its usual gaps and at least 20 s: the clock moves past that, a cycle judges.
+  await advanceClock(terminal.quiet_after_s! + 5);
   await expect
-    .poll(() => stateOf(page, DEVICE), { timeout: (terminal.quiet_after_s! + 90) * 1000, intervals: [2_000] })
+    .poll(
+      afterSync(() => stateOf(page, DEVICE)),
+      { timeout: 60_000 },
+    )
     .toMatch(/^(quiet|late)$/);
   await page.goto("/terminals");
   await expect(page.getByTestId(`terminal-${DEVICE}`).locator("[data-state]")).toHaveAttribute(
@@ -89,7 +98,8 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
     (await getJson<AlertsView>(page, "/api/alerts")).alerts.find(
       (a) => a.subject === DEVICE && a.kind.startsWith("terminal_") && a.state === "open",
     );
-  await expect.poll(alertOf, { timeout: 90_000, intervals: [2_000] }).toBeDefined();
+  await advanceClock(35);
+  await expect.poll(afterSync(alertOf), { timeout: 60_000 }).toBeDefined();
   const alert = (await alertOf())!;
   await page.goto("/alerts");
   await expect(page.getByTestId("alert-bell")).not.toHaveAttribute("data-count", "0");
@@ -112,14 +122,17 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
 
   // The current night waits for the bar (it may still hold records) until it syncs or is waived.
   const { days, day: current } = await getJson<NightReport>(page, "/api/reconciliation");
-  const tonight = days.filter((d) => Date.parse(d.starts_at) <= Date.now()).at(-1) ?? current!;
+  const now = (await sandboxNow()).getTime();
+  const tonight = days.filter((d) => Date.parse(d.starts_at) <= now).at(-1) ?? current!;
   await expect
     .poll(
-      async () =>
-        (
-          await getJson<NightReport>(page, `/api/reconciliation?day_id=${tonight.id}`)
-        ).completeness?.terminals.find((t) => t.device_id === DEVICE)?.pending,
-      { timeout: 60_000, intervals: [2_000] },
+      afterSync(
+        async () =>
+          (
+            await getJson<NightReport>(page, `/api/reconciliation?day_id=${tonight.id}`)
+          ).completeness?.terminals.find((t) => t.device_id === DEVICE)?.pending,
+      ),
+      { timeout: 60_000 },
     )
     .toBe(true);
   await page.goto("/reconciliation");
@@ -134,7 +147,7 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
     device_id: DEVICE,
     reason: "Bar closed for a power cut, paper tally kept",
   };
-  if (Date.parse(tonight.ends_at) > Date.now()) {
+  if (Date.parse(tonight.ends_at) > now) {
     await expect(row.getByRole("button", { name: "Waive" })).toHaveCount(0);
     const refused = await page.request.post("/api/reconciliation/waivers", {
       data: waiver,
@@ -156,19 +169,25 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   }
 
   // The bar is back: its buffer arrives in one burst, late; it shows as back, the alert resolves.
-  const back = await admin(`/terminals/${DEVICE}/online`);
-  expect(back.status).toBe(200);
-  expect(((await back.json()) as { sent: number }).sent).toBeGreaterThan(0);
-  await expect.poll(() => stateOf(page, DEVICE), { timeout: 60_000, intervals: [2_000] }).toBe("back");
+  const back = await admin<{ sent: number }>(`/terminals/${DEVICE}/online`);
+  expect(back.sent).toBeGreaterThan(0);
+  await expect
+    .poll(
+      afterSync(() => stateOf(page, DEVICE)),
+      { timeout: 60_000 },
+    )
+    .toBe("back");
   await page.goto("/terminals");
   const backRow = page.getByTestId(`terminal-${DEVICE}`);
   await expect(backRow.locator("[data-state]")).toHaveAttribute("data-state", "back");
   await expect(backRow.getByTestId("burst")).toContainText(/\d+ late records?, /);
   await expect
     .poll(
-      async () =>
-        (await getJson<AlertsView>(page, "/api/alerts")).alerts.find((a) => a.id === alert.id)?.state,
-      { timeout: 60_000, intervals: [2_000] },
+      afterSync(
+        async () =>
+          (await getJson<AlertsView>(page, "/api/alerts")).alerts.find((a) => a.id === alert.id)?.state,
+      ),
+      { timeout: 60_000 },
     )
     .toBe("resolved");
 
@@ -176,7 +195,7 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   // alert names by how much, and the sale is listed as an adjustment against the frozen snapshot.
   // The latest ended night (reconciliation.spec.ts signs the earliest off); in the sandbox's morning
   // the simulator still sells into it, so the alert's amount is checked against its own figures.
-  const ended = days.filter((d) => Date.parse(d.ends_at) <= Date.now());
+  const ended = days.filter((d) => Date.parse(d.ends_at) <= now);
   expect(ended.length).toBeGreaterThanOrEqual(2);
   const closed = ended.at(-1)!;
   const latest = (await getJson<NightReport>(page, `/api/reconciliation?day_id=${closed.id}`)).signoffs[0];
@@ -195,18 +214,16 @@ test("a bar offline: quiet and an alert, acknowledged, a provisional night waive
   expect(signed.status()).toBe(201);
   const LATE = "bar-late-attention";
   const occurred = new Date(Date.parse(closed.starts_at) + 3 * 3600_000).toISOString();
-  expect(
-    (await admin("/late-sale", { occurred_at: occurred, device_id: LATE, unit_price: 1234 })).status,
-  ).toBe(201);
+  await admin("/late-sale", { occurred_at: occurred, device_id: LATE, unit_price: 1234 });
   const moved = async () =>
     (await getJson<AlertsView>(page, "/api/alerts")).alerts.find(
       (a) => a.kind === "signed_night_moved" && a.subject === closed.id && a.state === "open",
     );
   await expect
-    .poll(async () => Number((await moved())?.figures.sales_delta ?? 0), {
-      timeout: 90_000,
-      intervals: [2_000],
-    })
+    .poll(
+      afterSync(async () => Number((await moved())?.figures.sales_delta ?? 0)),
+      { timeout: 60_000 },
+    )
     .toBeGreaterThanOrEqual(1234);
   const currency = (await getJson<TerminalsView>(page, "/api/terminals")).currency;
   await page.goto("/alerts");

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import { BROWSER_LOCALE, codeVideo, iPhone, phoneWithCamera } from "./phone-camera";
-import { runWord, SAME_ORIGIN, signIn, ticketFixtures, waitUntilNameFound } from "./support";
+import { runCode, runWord, SAME_ORIGIN, signIn, ticketFixtures, waitUntilNameFound } from "./support";
 
 /**
  * The gate's flows in Spanish (issue 14), on a phone whose browser asks for Spanish: the staff
@@ -13,7 +13,7 @@ import { runWord, SAME_ORIGIN, signIn, ticketFixtures, waitUntilNameFound } from
 test.use({ ...iPhone, locale: BROWSER_LOCALE.es });
 
 const t = translatorFor("es");
-const RUN = `ES${Date.now().toString(36).toUpperCase()}`;
+const RUN = runCode("ES");
 const RUN_WORD = runWord();
 let fixtures: Awaited<ReturnType<typeof ticketFixtures>>;
 const freshTicket = (suffix: string, name = `Invitada ${suffix}`) => fixtures.freshTicket(suffix, name);

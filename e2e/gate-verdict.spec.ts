@@ -5,7 +5,7 @@ import type { Locale } from "../lib/shared/i18n/locales";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import type { Role } from "../lib/shared/permissions";
 import { BROWSER_LOCALE, iPhone } from "./phone-camera";
-import { createFixtureKey, LOGINS, SAME_ORIGIN, sandboxApi } from "./support";
+import { createFixtureKey, LOGINS, runCode, SAME_ORIGIN, sandboxApi, sandboxNow } from "./support";
 
 /**
  * The gate never misleads (issue 23), on an iPhone 13 in English and in Spanish: a ticket for
@@ -15,11 +15,12 @@ import { createFixtureKey, LOGINS, SAME_ORIGIN, sandboxApi } from "./support";
  * language, errors included, and switches language before anyone signs in.
  */
 
-const RUN = `GV${Date.now().toString(36).toUpperCase()}`;
+const RUN = runCode("GV");
 let key = "";
 let typeId = "";
 let days: GateDay[] = [];
 let timeZone = "UTC";
+let now = new Date(0);
 
 const api = <T>(path: string, init: RequestInit = {}) => sandboxApi<T>(key, path, init);
 
@@ -28,11 +29,12 @@ test.beforeAll(async () => {
   typeId = (await api<{ data: { id: string }[] }>("/v1/ticket-types")).body.data[0]!.id;
   days = (await api<{ data: GateDay[] }>("/v1/days")).body.data;
   timeZone = (await api<{ time_zone: string }>("/v1/event")).body.time_zone;
+  now = await sandboxNow();
 });
 
 /** A day the sandbox is not on now (the event's "today" by the gate's rule), to make a wrong-day ticket. */
 function wrongDay(): GateDay {
-  const today = dayOfToday(gateToday(days, new Date(), timeZone));
+  const today = dayOfToday(gateToday(days, now, timeZone));
   // The first day (past: it cannot become today while the test runs), unless it is today.
   return days.find((d) => d.id !== today?.id)!;
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { screens } from "../lib/shared/permissions";
 import { codeVideo, iPhone, liveTracks, phoneWithCamera } from "./phone-camera";
-import { runWord, sandboxApi, signIn, ticketFixtures, waitUntilNameFound } from "./support";
+import { runCode, runWord, sandboxApi, signIn, ticketFixtures, waitUntilNameFound } from "./support";
 
 /**
  * Staff at the gate (issue 14), on a phone: an iPhone 13's profile (390×844, touch, mobile) in
@@ -12,7 +12,7 @@ import { runWord, sandboxApi, signIn, ticketFixtures, waitUntilNameFound } from 
 
 test.use(iPhone);
 
-const RUN = `E2E${Date.now().toString(36).toUpperCase()}`;
+const RUN = runCode("E2E");
 const RUN_WORD = runWord();
 const SEARCH = "Find a code or a name";
 let fixtures: Awaited<ReturnType<typeof ticketFixtures>>;

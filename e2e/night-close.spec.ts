@@ -4,7 +4,7 @@ import { extractText, getDocumentProxy } from "unpdf";
 import type { NightReport, Signoff } from "../lib/shared/api/night";
 import { allDenominations } from "../lib/shared/denominations";
 import { decimalString, formatMoney } from "../lib/shared/format/money";
-import { expectNoViolations, SAME_ORIGIN, signIn } from "./support";
+import { expectNoViolations, SAME_ORIGIN, sandboxNow, signIn } from "./support";
 
 /**
  * Closing a night as a cash supervisor, then a manager (issue 24), against the sandbox: the running
@@ -61,7 +61,8 @@ test("a night not over yet: counted and saved as a draft, its sign-off disabled 
   page,
 }) => {
   const days = await openNights(page);
-  const open = days.find((d) => Date.parse(d.ends_at) > Date.now())!;
+  const now = (await sandboxNow()).getTime();
+  const open = days.find((d) => Date.parse(d.ends_at) > now)!;
   expect(open).toBeDefined();
   await page.getByRole("combobox", { name: /^Event day/ }).selectOption(open.id);
   await expect(page.getByTestId("status-running")).toContainText("ends at 06:00");
@@ -99,7 +100,7 @@ test("float, notes and coins, a variance beyond the tolerance, approved by a man
 }) => {
   // A closed night (ended, the next one started), the latest of them: reconciliation.spec signs the first.
   const days = await openNights(page);
-  const now = Date.now();
+  const now = (await sandboxNow()).getTime();
   const closed = days.filter(
     (d, i) => Date.parse(d.ends_at) <= now && Date.parse(days[i + 1]?.starts_at ?? "") <= now,
   );

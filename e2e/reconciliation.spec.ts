@@ -4,7 +4,7 @@ import { expect, type Page, test } from "@playwright/test";
 import type { NightReport } from "../lib/shared/api/night";
 import { formatMoney } from "../lib/shared/format/money";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { dashboardKey, openScreen, signIn } from "./support";
+import { dashboardKey, openScreen, sandboxNow, signIn } from "./support";
 
 /**
  * Night reconciliation (issue #7) against the sandbox: sign a closed night off, let a terminal sync
@@ -64,7 +64,7 @@ test("sign a night off, see a late sale's drift with its lines, sign again; CSV 
   // in it (the simulator sells around the clock, and a sale between two nights belongs to the
   // earlier one) — only a late terminal can.
   const { days } = await report(page);
-  const now = Date.now();
+  const now = (await sandboxNow()).getTime();
   const day = days.find(
     (d, i) => Date.parse(d.ends_at) <= now && Date.parse(days[i + 1]?.starts_at ?? "") <= now,
   )!;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import { can, type Role, roles, screens } from "../lib/shared/permissions";
@@ -96,7 +97,7 @@ test("the detector finds an English word of the console, and leaves data alone",
 
 test("the sign-in page, with a refused sign-in", async ({ page }) => {
   await page.goto("/login");
-  await page.getByLabel(t("login.username")).fill(`nadie-${Date.now()}`);
+  await page.getByLabel(t("login.username")).fill(`nadie-${randomUUID().slice(0, 8)}`);
   await page.getByLabel(t("login.password")).fill("no es la contraseña");
   await page.getByRole("button", { name: t("login.signIn") }).click();
   await expect(page.getByRole("main").getByRole("alert")).toHaveText(t("errors.invalid_credentials"));

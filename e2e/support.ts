@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
@@ -45,6 +47,76 @@ export async function openScreen(page: Page, label: (typeof screens)[number]["la
   await expect(page).toHaveURL((url) => url.pathname === screen.href);
 }
 
+/** The sandbox API's admin token (sandbox controls, fixture keys). */
+export function adminToken(): string {
+  return readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
+}
+
+/**
+ * A sandbox control of the Integration API (`/admin/...`, docs/testing.md): its JSON answer. Each on a
+ * connection of its own: a kept-alive one the server has just closed would fail a control that must
+ * not be sent twice (a clock move).
+ */
+export async function sandboxControl<T>(path: string, body?: unknown): Promise<T> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: E2E_API_PORT,
+        path: `/admin${path}`,
+        method: payload === undefined ? "GET" : "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+  expect(status, `${path}: ${status} ${text}`).toBeLessThan(300);
+  return JSON.parse(text) as T;
+}
+
+/** A stand of the sandbox's simulator (a bar, food or merch terminal its controls can take offline). */
+export const isSimulatorStand = (deviceId: string) => /^(bar|food|merch)-\d+$/.test(deviceId);
+
+/** The sandbox clock's instant now (the Integration API and the console read the same one). */
+export async function sandboxNow(): Promise<Date> {
+  return new Date((await sandboxControl<{ now: string }>("/sandbox/clock")).now);
+}
+
+/**
+ * The environment of a console a spec starts itself against the sandbox API: it reads the sandbox's
+ * clock (its offset as of now; the spec does not move the clock while it runs).
+ */
+export async function sandboxConsoleEnv(): Promise<Record<string, string>> {
+  const { offset_ms } = await sandboxControl<{ offset_ms: number }>("/sandbox/clock");
+  return { SANDBOX: "on", SANDBOX_CLOCK_OFFSET_MS: String(offset_ms) };
+}
+
+/** Moves the sandbox clock forward, in the Integration API and the console alike. */
+export async function advanceClock(seconds: number): Promise<Date> {
+  return new Date(
+    (await sandboxControl<{ now: string }>("/sandbox/clock", { advance_seconds: seconds })).now,
+  );
+}
+
+/** The console runs a whole sync cycle now (and its after-cycle rules: terminals, alerts, gates). */
+export async function syncNow(): Promise<void> {
+  await sandboxControl("/sandbox/sync", {});
+}
+
+/** Every offline terminal of the simulator comes back and sends its buffer now. */
+export async function drainSimulator(): Promise<number> {
+  return (await sandboxControl<{ sent: number }>("/simulator/drain", {})).sent;
+}
+
 /** The Integration API key `npm start` provisioned for the dashboard (it must never reach a browser). */
 export function dashboardKey(): string {
   return (JSON.parse(readFileSync(join(E2E_DATA_DIR, "dashboard-key.json"), "utf8")) as { key: string }).key;
@@ -80,10 +152,9 @@ export async function nameDesk(page: Page, name = "E2E desk 1") {
  * fixtures it creates and reads spend nothing of the dashboard's quota.
  */
 export async function createFixtureKey(name: string): Promise<string> {
-  const adminToken = readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
   const res = await fetch(`http://localhost:${E2E_API_PORT}/admin/keys`, {
     method: "POST",
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
     body: JSON.stringify({
       name,
       scopes: ["*"],
@@ -156,9 +227,16 @@ export async function waitUntilNameFound(page: Page, typed: string) {
 
 /** Letters only (a name made with it is a name, not a code), different on every run. */
 export function runWord(): string {
-  return `Q${Date.now()
-    .toString(26)
-    .replace(/[0-9]/g, (d) => "abcdefghij"[Number(d)]!)}`;
+  const letters = randomUUID()
+    .replaceAll("-", "")
+    .slice(0, 10)
+    .replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)]!);
+  return `Q${letters}`;
+}
+
+/** A code prefix of a spec's own (upper case letters and digits), different on every run. */
+export function runCode(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 }
 
 /**

@@ -121,7 +121,13 @@ if (postgresUp) {
 }
 
 // Browser tests against the whole sandbox (the real Integration API and the dashboard).
-const e2eOk = run("end-to-end tests (Chromium)", "npx", ["playwright", "test"]);
+// The spec files in a seeded shuffle (E2E_ORDER overrides): each spec owns its state, so no order
+// may change the answer, and the same seed gives the same order on every run.
+const e2eOrder = process.env.E2E_ORDER || "shuffle:34";
+const e2eOk = run(`end-to-end tests (Chromium, ${e2eOrder})`, "npx", ["playwright", "test"], {
+  ...embeddedEnv,
+  E2E_ORDER: e2eOrder,
+});
 if (existsSync(`${results}/playwright.json`)) {
   const { stats } = JSON.parse(readFileSync(`${results}/playwright.json`, "utf8"));
   passed += stats.expected + stats.flaky;
