@@ -53,10 +53,13 @@ test("the overview opens with right now: its figures, paid and promo apart, and 
   const age = panel.getByTestId("data-age");
   await expect(age).toHaveText(/· \d+ s ago/);
   const seconds = async () => Number((await age.textContent())?.match(/(\d+) s ago/)?.[1]);
+  // No refresh meanwhile (a push may bring newer figures at any moment): the same figures, 5 s older.
+  await page.route(/\/api\/live\//, (route) => route.abort("internetdisconnected"));
   const before = await seconds();
   await page.clock.fastForward(5_000);
   await expect.poll(seconds, { timeout: 5_000 }).toBeGreaterThanOrEqual(before + 5);
   await expect(panel).toHaveAttribute("data-stale", "false");
+  await page.unroute(/\/api\/live\//);
 
   await page.screenshot({ path: `${SHOTS}/right-now-desktop.png`, fullPage: false });
   await page.setViewportSize({ width: 375, height: 900 });

@@ -244,17 +244,25 @@ describe("sandbox controls of time", () => {
     sandbox.console = null;
   });
 
-  it("drains the offline terminals' buffers now, stamped by the sandbox clock", async () => {
+  it("makes an offline stand sell into its buffer, and drains the buffers now, stamped by the sandbox clock", async () => {
     await call("POST", "/simulator/terminals/bar-03/offline", { minutes: 60 });
-    for (let i = 0; i < 300; i++) await api.simulator!.step();
+    const sold = await call("POST", "/simulator/terminals/bar-03/sales", { count: 4 });
+    expect(sold.status).toBe(201);
+    expect(sold.body).toMatchObject({ object: "terminal_sales", device_id: "bar-03", sales: 4 });
+    const from = clock.now();
     const drained = await call("POST", "/simulator/drain", {});
     expect(drained.status).toBe(200);
-    const sent = drained.body.sent as number;
-    expect(sent).toBeGreaterThan(0);
+    expect(drained.body.sent).toBeGreaterThanOrEqual(4);
     const burst = await api.db.query<{ occurred_at: string; created_at: string }>(
-      "select occurred_at, created_at from sales where device_id = 'bar-03' and created_at > occurred_at",
+      "select occurred_at, created_at from sales where device_id = 'bar-03' and created_at >= $1",
+      [from.toISOString()],
     );
-    expect(burst.length).toBeGreaterThanOrEqual(1);
+    expect(burst.length).toBeGreaterThanOrEqual(4);
+    for (const sale of burst) expect(Date.parse(sale.created_at)).toBeGreaterThanOrEqual(from.getTime());
     expect((await call("POST", "/simulator/drain", {})).body.sent).toBe(0);
+    const gate = await call("POST", "/simulator/terminals/gate-01/sales", { count: 1 });
+    expect(gate.status).toBe(400);
+    expect(gate.body.error?.message).toContain("not a stand");
+    expect((await call("POST", "/simulator/terminals/bar-03/sales", { count: 0 })).status).toBe(400);
   });
 });

@@ -70,6 +70,9 @@ export function registerClockControls(admin: OpenAPIHono<AppEnv>, sandbox: Sandb
  *   "terminal_control", "device_id", "state": "offline", "until"}`.
  * - `POST /admin/simulator/terminals/{device_id}/online`: its connection is back; its buffer is sent
  *   now in one burst (`occurred_at` kept, `created_at` now). 200 `{…, "state": "online", "sent"}`.
+ * - `POST /admin/simulator/terminals/{device_id}/sales` `{"count"?: 1..100 (default 5)}`: that stand
+ *   sells now (into its buffer while offline). 201 `{"object": "terminal_sales", "device_id", "sales"}`;
+ *   400 for a device that is not a stand.
  * - `POST /admin/simulator/drain`: every offline terminal is back and sends its buffer now. 200
  *   `{"object": "simulator_drain", "sent"}` once written.
  * - `POST /admin/simulator/refund-spike` `{"device_id"?: a refund desk (default refund-01),
@@ -86,6 +89,7 @@ export function registerClockControls(admin: OpenAPIHono<AppEnv>, sandbox: Sandb
 
 const DeviceParam = z.string().min(1).max(100);
 const OfflineBody = z.object({ minutes: z.number().int().min(1).max(1440).default(1440) });
+const SalesBody = z.object({ count: z.number().int().min(1).max(100).default(5) });
 const SpikeBody = z.object({
   device_id: DeviceParam.default("refund-01"),
   count: z.number().int().min(1).max(200).default(20),
@@ -114,6 +118,18 @@ export function registerSandboxControls(admin: OpenAPIHono<AppEnv>, simulator: T
     simulator.takeOffline(device, minutes);
     const until = new Date(c.get("services").clock().getTime() + minutes * 60_000).toISOString();
     return c.json({ object: "terminal_control", device_id: device, state: "offline", until });
+  });
+  admin.post("/simulator/terminals/:device_id/sales", requireAdmin, async (c) => {
+    const device = deviceOf(simulator, c.req.param("device_id"));
+    const { count } = await parseBody(await c.req.json().catch(() => ({})), SalesBody);
+    const made = await simulator.sellAt(device, count);
+    if (made === null)
+      throw new ApiError(
+        "invalid_parameter",
+        `${device} is not a stand (a bar, food or merch terminal).`,
+        "device_id",
+      );
+    return c.json({ object: "terminal_sales", device_id: device, sales: made }, 201);
   });
   admin.post("/simulator/drain", requireAdmin, async (c) => {
     const sent = await simulator.drain();

@@ -176,6 +176,22 @@ export class TerminalSimulator {
     return sent;
   }
 
+  /**
+   * Sandbox control: `count` sales at a stand now, after the event in progress (into its buffer while
+   * it is offline). Answers null for a device that is not a stand, else the sales made.
+   */
+  async sellAt(deviceId: string, count: number): Promise<number | null> {
+    const stand = DEMO_STANDS.find((s) => s.deviceId === deviceId);
+    if (!stand) return null;
+    const run = this.running.then(async () => {
+      await this.refreshPool(this.clock());
+      for (let i = 0; i < count; i++) await this.sale(this.clock(), stand);
+    });
+    this.running = run.catch(() => undefined);
+    await run;
+    return count;
+  }
+
   /** Sandbox control: `count` withdrawals at a refund desk now, one after the other (a refund spike). */
   async refundSpike(deviceId: string, count: number): Promise<number> {
     let done = 0;
@@ -266,11 +282,13 @@ export class TerminalSimulator {
     return terminal.offlineUntil && terminal.offlineUntil > now ? terminal : null;
   }
 
-  private async sale(now: Date) {
-    const stand = this.rng.weighted(
+  private async sale(
+    now: Date,
+    stand = this.rng.weighted(
       DEMO_STANDS,
       DEMO_STANDS.map((s) => s.weight),
-    );
+    ),
+  ) {
     const wristband = this.anyWristband();
     if (!wristband) return;
     const lines = cartAt(this.rng, stand);
