@@ -1,9 +1,18 @@
 import { expect, type Page, test } from "@playwright/test";
 import type { AlertsView, TerminalRow, TerminalsView } from "../lib/shared/api/attention";
+import type { NotifySettings } from "../lib/shared/api/notify";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import { startHttpReceiver, startSmtpReceiver } from "../lib/testing/notify-receivers";
 import { E2E_SMTP_PORT } from "../playwright.config";
-import { advanceClock, isSimulatorStand, sandboxControl, signIn, syncNow, waitForFirstSync } from "./support";
+import {
+  advanceClock,
+  isSimulatorStand,
+  SAME_ORIGIN,
+  sandboxControl,
+  signIn,
+  syncNow,
+  waitForFirstSync,
+} from "./support";
 
 /**
  * Alerts that find people (issue 29), against the sandbox: a manager adds an e-mail contact point
@@ -195,6 +204,15 @@ test("a manager routes terminal alerts to an e-mail and a webhook, tests them, a
     await page.screenshot({ path: ".test-results/notify-phone.png", fullPage: true });
     await admin(`/terminals/${terminal.device_id}/online`);
   } finally {
+    // What the spec made goes with it: later alerts are routed to no receiver of a spec that ended.
+    const settings = await page.request.get("/api/notify");
+    if (settings.ok()) {
+      const { contacts, routes } = (await settings.json()) as NotifySettings;
+      for (const route of routes)
+        await page.request.delete(`/api/notify/routes/${route.id}`, { headers: SAME_ORIGIN });
+      for (const contact of contacts)
+        await page.request.delete(`/api/notify/contacts/${contact.id}`, { headers: SAME_ORIGIN });
+    }
     await smtp.close();
     await hook.close();
   }
