@@ -239,7 +239,8 @@ function ImportHistory({ onResume, running }: { onResume: (j: ImportJob) => void
           key: j.id,
           cells: [
             <SafeText key="file" text={j.file_name} />,
-            j.username,
+            // A username is data, never a word of the console (nor translated).
+            <SafeText key="by" text={j.username} />,
             `${j.sent_rows} / ${j.total_rows}`,
             value(j.status),
             j.status !== "completed" && (
