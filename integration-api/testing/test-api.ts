@@ -1,4 +1,5 @@
 import type { CreatedKey, CreateKeyRequest } from "../../lib/contract/admin";
+import type { Clock } from "../../lib/contract/clock";
 import { openTestDb, testDatabaseUrls } from "../../lib/testing/test-db";
 import { createApp } from "../app";
 import { seedDemo } from "../seed/demo-seed";
@@ -26,8 +27,8 @@ export interface TestApiOptions {
   trustProxyHops?: number;
   /** A simulator (not started) and its sandbox admin routes, as API_SIMULATOR=on has. */
   simulator?: boolean;
-  /** Clock of the rate limiter, in ms (default Date.now). */
-  clock?: () => number;
+  /** The service's clock (its writes and rate limiter; default the system clock). */
+  clock?: Clock;
 }
 
 /**
