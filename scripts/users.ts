@@ -3,7 +3,10 @@
  * dashboard store (DATABASE_URL, or the embedded store under DATA_DIR — stop the dashboard first in
  * that case). A password or role change, and sign-out, end the user's sessions at once.
  */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { Db } from "../lib/db/db";
 import {
   accountStates,
   addUser,
@@ -28,61 +31,102 @@ const usage = `Usage:
 Environment: DATABASE_URL (PostgreSQL) or DATA_DIR (default .data, embedded store).
 The password may also come from the USER_PASSWORD variable, so it stays out of the shell history.`;
 
-async function main(argv: string[]) {
+export interface UsersCliOptions {
+  /** DATABASE_URL, DATA_DIR and USER_PASSWORD are read here. */
+  env: Record<string, string | undefined>;
+  /** Where the command's report goes, one line per call (stdout). */
+  out: (line: string) => void;
+  /** Where usage and errors go (stderr). */
+  err: (line: string) => void;
+  /** A store opened (and migrated) already, left open; by default the one `env` names is opened and closed. */
+  db?: Db;
+}
+
+/** Runs one command of the CLI and answers its exit code: 0 done, 1 refused or failed, 2 usage. */
+export async function runUsersCli(argv: string[], options: UsersCliOptions): Promise<number> {
+  try {
+    return await runCommand(argv, options);
+  } catch (error) {
+    options.err(`users: ${error instanceof Error ? error.message : error}`);
+    return 1;
+  }
+}
+
+async function runCommand(argv: string[], { env, out, err, db: given }: UsersCliOptions): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { role: { type: "string" }, password: { type: "string" }, help: { type: "boolean" } },
   });
   const [command, username] = positionals;
-  if (values.help || !command) return console.log(usage);
-  const password = values.password ?? process.env.USER_PASSWORD ?? "";
-  const db = await openDashboardStore({
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: process.env.DATA_DIR || ".data",
-  });
+  if (values.help || !command) {
+    out(usage);
+    return 0;
+  }
+  const password = values.password ?? env.USER_PASSWORD ?? "";
+  const db =
+    given ??
+    (await openDashboardStore({
+      databaseUrl: env.DATABASE_URL || undefined,
+      dataDir: env.DATA_DIR || ".data",
+    }));
   try {
     if (command === "list") {
       const users = await accountStates(db);
       for (const u of users) {
         const lock = u.locked_until ? ` (locked for new browsers until ${u.locked_until})` : "";
-        console.log(`${u.username.padEnd(24)} ${u.role.padEnd(10)} ${u.sessions} session(s)${lock}`);
+        out(`${u.username.padEnd(24)} ${u.role.padEnd(10)} ${u.sessions} session(s)${lock}`);
       }
-      if (!users.length) console.log("No users.");
+      if (!users.length) out("No users.");
     } else if (command === "add" && username) {
       if (!values.role || !(roles as readonly string[]).includes(values.role)) {
         throw new UserError(`role: one of ${roles.join(", ")}`);
       }
       const user = await addUser(db, username, password, values.role as (typeof roles)[number]);
-      console.log(`Added ${user.username} (${user.role}).`);
+      out(`Added ${user.username} (${user.role}).`);
     } else if (command === "remove" && username) {
       await removeUser(db, username);
-      console.log(`Removed ${username}.`);
+      out(`Removed ${username}.`);
     } else if (command === "set-password" && username) {
       await setPassword(db, username, password);
-      console.log(`Password of ${username} changed; their sessions ended; the account is unlocked.`);
+      out(`Password of ${username} changed; their sessions ended; the account is unlocked.`);
     } else if (command === "set-role" && username) {
       const { changed, endedSessions } = await setRole(db, username, values.role ?? "");
-      console.log(
+      out(
         changed
           ? `${username} is now ${values.role}; ${endedSessions} session(s) ended.`
           : `${username} is ${values.role} already: nothing changed, no session ended.`,
       );
     } else if (command === "unlock" && username) {
       await unlockAccount(db, username);
-      console.log(`${username} can sign in from new browsers again.`);
+      out(`${username} can sign in from new browsers again.`);
     } else if (command === "sign-out" && username) {
-      console.log(`Ended ${await endSessionsOf(db, username)} session(s) of ${username}.`);
+      out(`Ended ${await endSessionsOf(db, username)} session(s) of ${username}.`);
     } else {
-      console.error(usage);
-      process.exitCode = 2;
+      err(usage);
+      return 2;
     }
+    return 0;
   } finally {
-    await db.close();
+    if (!given) await db.close();
   }
 }
 
-main(process.argv.slice(2)).catch((err) => {
-  console.error(`users: ${err instanceof Error ? err.message : err}`);
-  process.exitCode = 1;
-});
+/** Whether this module is the process's entry point (`npm run users`), not imported (tests). */
+function isEntryPoint(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? "") === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  runUsersCli(process.argv.slice(2), {
+    env: process.env,
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -37,12 +37,14 @@ export interface TestApiOptions {
  * Requests go through app.request, exactly the code path of the HTTP server minus the socket.
  */
 export async function createTestApi(options: TestApiOptions = {}) {
-  const db: Db = await openTestDb(testDatabaseUrls.api);
-  await migrate(db);
-  await seedDemo(db, {
-    scale: options.scale ?? 0.05,
-    random: options.random ?? 7,
-    now: options.now ?? TEST_NOW,
+  const seed = { scale: options.scale ?? 0.05, random: options.random ?? 7, now: options.now ?? TEST_NOW };
+  // Built once per test run (on PGlite), each test API opening a copy of its own.
+  const db: Db = await openTestDb(testDatabaseUrls.api, {
+    key: `api-demo ${JSON.stringify(seed)}`,
+    build: async (fresh) => {
+      await migrate(fresh);
+      await seedDemo(fresh, seed);
+    },
   });
   const services = await createServices(db, {
     environment: "test",

@@ -19,6 +19,8 @@ export interface Db extends Queryable {
   /** Runs fn in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to open copies from (`initialData`; tests). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface DbOptions {
@@ -26,10 +28,14 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory; when absent PGlite is in memory (tests). */
   dataDir?: string;
+  /** PGlite in memory: starts as a copy of this dumped data directory (`Db.dumpDataDir`), not empty. */
+  initialData?: Blob;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : openPglite(options.dataDir, options.initialData);
 }
 
 /** Thrown when an embedded store is already open in another live process. */
@@ -73,7 +79,7 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
-async function openPglite(dataDir?: string): Promise<Db> {
+async function openPglite(dataDir?: string, initialData?: Blob): Promise<Db> {
   let unlock = () => {};
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
@@ -86,7 +92,7 @@ async function openPglite(dataDir?: string): Promise<Db> {
       [pgliteTypes.TIMESTAMPTZ]: isoFromPostgres,
       [pgliteTypes.TIMESTAMP]: isoFromPostgres,
     };
-    lite = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
+    lite = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers, loadDataDir: initialData });
   } catch (err) {
     unlock();
     throw err;
@@ -104,6 +110,7 @@ async function openPglite(dataDir?: string): Promise<Db> {
       await lite.close();
       unlock();
     },
+    dumpDataDir: () => lite.dumpDataDir("none"),
   };
 }
 

@@ -6,7 +6,10 @@ import { DASHBOARD_STORE } from "../server/store";
 
 /** A migrated dashboard store for tests: PGlite in memory, or a throwaway schema when DATABASE_URL is set. */
 export async function openTestDashboardStore(): Promise<Db> {
-  const db = await openTestDb(testDatabaseUrls.dashboard);
-  await runMigrations(db, DASHBOARD_STORE);
-  return db;
+  return openTestDb(testDatabaseUrls.dashboard, {
+    key: "dashboard-migrated",
+    build: async (db) => {
+      await runMigrations(db, DASHBOARD_STORE);
+    },
+  });
 }
