@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type Cookie, devices, expect, type Page, test } from "@playwright/test";
 import { can, type Role, roles, screens } from "../lib/shared/permissions";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { expectNoViolations, nameDesk, signIn, waitForFirstSync } from "./support";
+import { ACCESSIBILITY_LOGINS, expectNoViolations, nameDesk, signIn, waitForFirstSync } from "./support";
 
 /**
  * Accessibility (issue #8): axe-core finds no violation on any screen, for every role that can
@@ -13,6 +13,10 @@ import { expectNoViolations, nameDesk, signIn, waitForFirstSync } from "./suppor
  * Less work for the same proof (issue 34): each role signs in through the page once and its later
  * tests reuse that session; a manager's screen is loaded once and checked at the desktop's width,
  * on a tablet and in the dark theme in turn.
+ *
+ * Its state is its own (e2e/support.ts, OWN_STATE_SPECS): accounts of its own, which no other spec
+ * signs out or sets to another language or theme, and nothing it does changes what others read. So
+ * its tests run in parallel, beside the specs that share the demo accounts and the clock.
  */
 
 const API = `http://127.0.0.1:${E2E_API_PORT}`;
@@ -138,7 +142,7 @@ async function signInOnce(page: Page, role: Role) {
     await page.context().addCookies(cookies);
     return;
   }
-  await signIn(page, role);
+  await signIn(page, role, "en", ACCESSIBILITY_LOGINS[role]);
   sessions.set(role, await page.context().cookies());
 }
 
@@ -245,7 +249,7 @@ async function openActiveTicket(page: Page): Promise<string> {
   throw new Error("none of 5 active tickets stayed active long enough to be opened");
 }
 
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ mode: "parallel", timeout: 120_000 });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);

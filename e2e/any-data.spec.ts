@@ -3,6 +3,7 @@ import { iPhone } from "./phone-camera";
 import {
   runCode,
   runWord,
+  SHARED_SANDBOX,
   sandboxApi,
   sandboxControl,
   sandboxNow,
@@ -11,6 +12,9 @@ import {
   waitForFirstSync,
   waitUntilNameFound,
 } from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 /**
  * The phone layout holds for any data (issue 23), at 375 px: a 200-character name without a

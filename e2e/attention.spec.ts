@@ -6,6 +6,7 @@ import {
   advanceClock,
   isSimulatorStand,
   SAME_ORIGIN,
+  SHARED_SANDBOX,
   sandboxControl,
   sandboxNow,
   signIn,
@@ -66,7 +67,7 @@ async function liveSellingTerminal(page: Page) {
   return chosen!;
 }
 
-test.describe.configure({ timeout: 600_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 600_000 });
 
 test("a bar offline: quiet and an alert, acknowledged, a provisional night waived; back with its burst; a signed night moved", async ({
   page,

@@ -1,5 +1,8 @@
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { CONSOLE_ORIGIN, LOGINS, SAME_ORIGIN, signIn } from "./support";
+import { CONSOLE_ORIGIN, LOGINS, SAME_ORIGIN, SHARED_SANDBOX, signIn } from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 test("anonymous visitors are sent to /login, pages and route handlers alike", async ({ page, request }) => {
   await page.goto("/connection");

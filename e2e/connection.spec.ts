@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { openScreen, signIn } from "./support";
+import { openScreen, SHARED_SANDBOX, signIn } from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 test("the connection screen shows the key's environment, scopes and the sync status", async ({ page }) => {
   await signIn(page, "staff");

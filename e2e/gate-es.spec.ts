@@ -1,7 +1,18 @@
 import { expect, type Page, test } from "@playwright/test";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import { BROWSER_LOCALE, codeVideo, iPhone, phoneWithCamera } from "./phone-camera";
-import { runCode, runWord, SAME_ORIGIN, signIn, ticketFixtures, waitUntilNameFound } from "./support";
+import {
+  runCode,
+  runWord,
+  SAME_ORIGIN,
+  SHARED_SANDBOX,
+  signIn,
+  ticketFixtures,
+  waitUntilNameFound,
+} from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 /**
  * The gate's flows in Spanish (issue 14), on a phone whose browser asks for Spanish: the staff

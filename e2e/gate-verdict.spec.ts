@@ -5,7 +5,18 @@ import type { Locale } from "../lib/shared/i18n/locales";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import type { Role } from "../lib/shared/permissions";
 import { BROWSER_LOCALE, iPhone } from "./phone-camera";
-import { createFixtureKey, LOGINS, runCode, SAME_ORIGIN, sandboxApi, sandboxNow } from "./support";
+import {
+  createFixtureKey,
+  LOGINS,
+  runCode,
+  SAME_ORIGIN,
+  SHARED_SANDBOX,
+  sandboxApi,
+  sandboxNow,
+} from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 /**
  * The gate never misleads (issue 23), on an iPhone 13 in English and in Spanish: a ticket for

@@ -1,7 +1,18 @@
 import { expect, test } from "@playwright/test";
 import { screens } from "../lib/shared/permissions";
 import { codeVideo, iPhone, liveTracks, phoneWithCamera } from "./phone-camera";
-import { runCode, runWord, sandboxApi, signIn, ticketFixtures, waitUntilNameFound } from "./support";
+import {
+  runCode,
+  runWord,
+  SHARED_SANDBOX,
+  sandboxApi,
+  signIn,
+  ticketFixtures,
+  waitUntilNameFound,
+} from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 /**
  * Staff at the gate (issue 14), on a phone: an iPhone 13's profile (390×844, touch, mobile) in

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import type { Alert, AlertsView } from "../lib/shared/api/attention";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { signIn, waitForFirstSync } from "./support";
+import { SHARED_SANDBOX, signIn, waitForFirstSync } from "./support";
 
 /**
  * The gates (issue 28) against the sandbox: a manager sets a zone's capacity and sees the entries
@@ -40,7 +40,7 @@ async function alertOf(page: Page, kind: string, match: (a: Alert) => boolean) {
   return found!;
 }
 
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 240_000 });
 
 test("a manager sets a zone's capacity, sees entries and the gauge; a double swipe and an impossible walk raise alerts with their evidence", async ({
   page,

@@ -4,7 +4,7 @@ import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig, type Flags, generateReport, type Result } from "lighthouse";
 import { E2E_PORT } from "../playwright.config";
 import { recordMeasure } from "./measures";
-import { LOGINS, SAME_ORIGIN, signIn, waitForFirstSync } from "./support";
+import { LOGINS, SAME_ORIGIN, SHARED_SANDBOX, signIn, waitForFirstSync } from "./support";
 
 /**
  * Lighthouse (issue #8) on the login page and on the overview, signed in: accessibility 100, in
@@ -117,7 +117,7 @@ async function measure(
 }
 
 // A Lighthouse run takes up to about a minute on a busy two-core machine.
-test.describe.configure({ timeout: 120_000 + RUNS * 120_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 120_000 + RUNS * 120_000 });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);

@@ -5,6 +5,7 @@ import { E2E_API_PORT } from "../playwright.config";
 import {
   dashboardKey,
   openScreen,
+  SHARED_SANDBOX,
   sandboxControl,
   sandboxNow,
   signIn,
@@ -52,7 +53,7 @@ async function synced(page: Page) {
   await expect(page.getByTestId("as-of")).toHaveText(/Data as of \d\d:\d\d:\d\d/, { timeout: 120_000 });
 }
 
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 240_000 });
 
 test("every live screen shows the seeded event", async ({ page }) => {
   await signIn(page, "manager");

@@ -4,7 +4,7 @@ import { extractText, getDocumentProxy } from "unpdf";
 import type { NightReport, Signoff } from "../lib/shared/api/night";
 import { allDenominations } from "../lib/shared/denominations";
 import { decimalString, formatMoney } from "../lib/shared/format/money";
-import { expectNoViolations, SAME_ORIGIN, sandboxNow, signIn } from "./support";
+import { expectNoViolations, SAME_ORIGIN, SHARED_SANDBOX, sandboxNow, signIn } from "./support";
 
 /**
  * Closing a night as a cash supervisor, then a manager (issue 24), against the sandbox: the running
@@ -55,7 +55,7 @@ async function asManager(browser: Browser) {
   return page;
 }
 
-test.describe.configure({ timeout: 420_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 420_000 });
 
 test("a night not over yet: counted and saved as a draft, its sign-off disabled with the reason", async ({
   page,

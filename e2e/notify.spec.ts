@@ -8,6 +8,7 @@ import {
   advanceClock,
   isSimulatorStand,
   SAME_ORIGIN,
+  SHARED_SANDBOX,
   sandboxControl,
   signIn,
   syncNow,
@@ -48,7 +49,7 @@ async function sellingTerminal(page: Page): Promise<TerminalRow> {
   return chosen!;
 }
 
-test.describe.configure({ timeout: 600_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 600_000 });
 
 test("a manager routes terminal alerts to an e-mail and a webhook, tests them, and sees the delivery log", async ({
   page,

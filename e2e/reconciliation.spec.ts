@@ -4,7 +4,7 @@ import { expect, type Page, test } from "@playwright/test";
 import type { NightReport } from "../lib/shared/api/night";
 import { formatMoney } from "../lib/shared/format/money";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { dashboardKey, openScreen, sandboxNow, signIn } from "./support";
+import { dashboardKey, openScreen, SHARED_SANDBOX, sandboxNow, signIn } from "./support";
 
 /**
  * Night reconciliation (issue #7) against the sandbox: sign a closed night off, let a terminal sync
@@ -51,7 +51,7 @@ async function expectEqualsSummary(page: Page, dayId: string) {
     .toBe(true);
 }
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 300_000 });
 
 test("sign a night off, see a late sale's drift with its lines, sign again; CSV and summary agree", async ({
   page,

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { advanceClock, openScreen, signIn, syncNow, waitForFirstSync } from "./support";
+import { advanceClock, openScreen, SHARED_SANDBOX, signIn, syncNow, waitForFirstSync } from "./support";
 
 /**
  * Right now on the overview (issue 27) against the sandbox: the panel comes first, with its
@@ -7,7 +7,7 @@ import { advanceClock, openScreen, signIn, syncNow, waitForFirstSync } from "./s
  * older than 90 s. The browser's clock is moved with Playwright's page.clock: no wall-clock waits.
  */
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 300_000 });
 
 const SHOTS = ".test-results";
 

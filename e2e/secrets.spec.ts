@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { screens } from "../lib/shared/permissions";
 import { E2E_DATA_DIR } from "../playwright.config";
-import { dashboardKey, signIn } from "./support";
+import { dashboardKey, SHARED_SANDBOX, signIn } from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {

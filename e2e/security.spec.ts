@@ -5,7 +5,10 @@ import { type BrowserContext, expect, type Page, type Response, test } from "@pl
 import { can, roles, screens } from "../lib/shared/permissions";
 import { E2E_API_PORT, E2E_PORT } from "../playwright.config";
 import { codeVideo, phoneWithCamera } from "./phone-camera";
-import { signIn, waitForFirstSync } from "./support";
+import { SHARED_SANDBOX, signIn, waitForFirstSync } from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 /**
  * The sandbox as a browser and an attacker meet it: the security headers on every page for every

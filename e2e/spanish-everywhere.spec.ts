@@ -4,7 +4,14 @@ import { translatorFor } from "../lib/shared/i18n/messages";
 import { can, type Role, roles, screens } from "../lib/shared/permissions";
 import { englishIn, englishOnlyFragments, englishOnPage } from "./english-words";
 import { BROWSER_LOCALE, iPhone } from "./phone-camera";
-import { createFixtureKey, LOGINS, SAME_ORIGIN, sandboxApi, waitForFirstSync } from "./support";
+import {
+  createFixtureKey,
+  LOGINS,
+  SAME_ORIGIN,
+  SHARED_SANDBOX,
+  sandboxApi,
+  waitForFirstSync,
+} from "./support";
 
 /**
  * Every word in the user's language (issue 23): every screen, for every role that may open it, in a
@@ -16,7 +23,7 @@ import { createFixtureKey, LOGINS, SAME_ORIGIN, sandboxApi, waitForFirstSync } f
  */
 
 test.use({ ...iPhone, locale: BROWSER_LOCALE.es });
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 180_000 });
 
 const t = translatorFor("es");
 const FRAGMENTS = englishOnlyFragments();

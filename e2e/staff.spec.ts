@@ -6,11 +6,15 @@ import {
   openScreen,
   runCode,
   SAME_ORIGIN,
+  SHARED_SANDBOX,
   sandboxApi,
   sandboxNow,
   signIn,
   waitUntilNameFound,
 } from "./support";
+
+// The demo accounts and the sandbox clock: one such spec at a time (e2e/support.ts).
+test.describe.configure({ lock: SHARED_SANDBOX });
 
 /**
  * The staff tools end to end: the real Integration API (sandbox) behind the dashboard. The test

@@ -19,15 +19,38 @@ export const LOGINS = {
   staff: { username: "staff", password: "staff-demo-pass" },
 } as const;
 
-/** Signs in through the sign-in page, which speaks `lang` (the browser's language). */
-export async function signIn(page: Page, role: keyof typeof LOGINS, lang: Locale = "en") {
+/**
+ * The browser suite runs on two workers (docs/testing.md). A spec that uses the demo accounts
+ * (LOGINS: other specs sign them out everywhere, change their language or theme), moves the
+ * sandbox's clock or changes what others read declares this lock: such specs run one at a time, in
+ * E2E_ORDER, while the specs of OWN_STATE_SPECS (playwright.config.ts) run beside them.
+ */
+export const SHARED_SANDBOX = "the demo accounts and the sandbox clock";
+
+/** e2e/accessibility.spec.ts's accounts, one per role (e2e/start-sandbox.sh adds them). */
+export const ACCESSIBILITY_LOGINS = {
+  manager: { username: "a11y-manager", password: "a11y-manager-pass" },
+  supervisor: { username: "a11y-supervisor", password: "a11y-supervisor-pass" },
+  staff: { username: "a11y-staff", password: "a11y-staff-pass" },
+} as const;
+
+/**
+ * Signs in through the sign-in page, which speaks `lang` (the browser's language), as `role`'s
+ * demo account or as `login`.
+ */
+export async function signIn(
+  page: Page,
+  role: keyof typeof LOGINS,
+  lang: Locale = "en",
+  login: { username: string; password: string } = LOGINS[role],
+) {
   const t = translatorFor(lang);
   await page.goto("/login");
-  await page.getByLabel(t("login.username")).fill(LOGINS[role].username);
-  await page.getByLabel(t("login.password")).fill(LOGINS[role].password);
+  await page.getByLabel(t("login.username")).fill(login.username);
+  await page.getByLabel(t("login.password")).fill(login.password);
   await page.getByRole("button", { name: t("login.signIn") }).click();
   const signedIn = t.markup("nav.signedInAs", {
-    username: LOGINS[role].username,
+    username: login.username,
     role: t(`roles.${role}`),
     name: (chunks) => chunks,
   });

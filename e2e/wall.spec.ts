@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { CONSOLE_ORIGIN, expectNoViolations, signIn, waitForFirstSync } from "./support";
+import { CONSOLE_ORIGIN, expectNoViolations, SHARED_SANDBOX, signIn, waitForFirstSync } from "./support";
 
 /**
  * The wall (issue 27): a manager issues a wall on the users screen; a TV opens its link once and
@@ -14,7 +14,7 @@ import { CONSOLE_ORIGIN, expectNoViolations, signIn, waitForFirstSync } from "./
 /** Where the wall's screenshots go (WALL_SHOTS, else the test results). */
 const SHOTS = process.env.WALL_SHOTS ?? ".test-results/wall";
 
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ lock: SHARED_SANDBOX, timeout: 300_000 });
 
 /** The page fits its screen: nothing to scroll, down or across. */
 async function expectNoScrolling(page: Page, where: string) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every suite in order, then one line "N passed, M failed" for all of them together.
 // Lint and typecheck count as one test each; vitest (and later Playwright) report their own counts.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 
 const results = ".test-results";
@@ -77,6 +77,24 @@ const run = (label, command, args, env = embeddedEnv) =>
 const count = (ok) => (ok ? passed++ : failed++);
 
 count(run("lint and format", "npx", ["biome", "check", "."]));
+
+// The browser tests' build (`next build`, mostly one core) runs beside the typecheck and the vitest
+// suites, so that the browser tests' sandbox finds it up to date (scripts/dashboard-build.ts) and
+// starts at once. Its typecheck is the one below (BUILD_TYPECHECK=off: next.config.ts).
+const buildStarted = Date.now();
+const buildLog = `${results}/next-build.log`;
+const build = new Promise((resolve) => {
+  // Its output straight to a file: the suites below block this process's event loop.
+  const log = openSync(buildLog, "w");
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+    stdio: ["ignore", log, log],
+    env: { ...embeddedEnv, BUILD_TYPECHECK: "off", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  closeSync(log);
+  child.on("error", () => resolve(false));
+  child.on("close", (status) => resolve(status === 0));
+});
+
 count(run("typecheck", "npx", ["tsc", "--noEmit", "-p", "."]));
 
 /** Runs vitest and adds its counts; a suite that failed to load (no tests of its own) counts once. */
@@ -118,6 +136,13 @@ if (postgresUp) {
   failed += 1;
 } else {
   console.log(`\n=== store and sync suites on PostgreSQL: skipped (no server at ${POSTGRES_URL})`);
+}
+
+const built = await build;
+durations.push(["build (beside the suites above)", Date.now() - buildStarted]);
+if (!built) {
+  console.log(`\n=== next build failed; its output:\n${readFileSync(buildLog, "utf8")}`);
+  failed += 1;
 }
 
 // Browser tests against the whole sandbox (the real Integration API and the dashboard).
