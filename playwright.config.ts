@@ -78,10 +78,11 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  // Two: the specs that share the demo accounts and the clock hold a lock and run one at a time,
-  // those with state of their own (e2e/support.ts, OWN_STATE_SPECS) run beside them. E2E_WORKERS=1
-  // runs every spec in turn.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One on a two-core machine: the suite is bound by the CPU (Chromium's renderers most), and two
+  // workers made each test about twice as slow (docs/testing.md). With E2E_WORKERS=2 or more on a
+  // bigger machine, the specs that share the demo accounts and the clock hold a lock and run one at
+  // a time, those with state of their own (OWN_STATE_SPECS) run beside them.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   reporter: [["list"], ["json", { outputFile: ".test-results/playwright.json" }]],
   use: {

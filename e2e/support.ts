@@ -20,10 +20,10 @@ export const LOGINS = {
 } as const;
 
 /**
- * The browser suite runs on two workers (docs/testing.md). A spec that uses the demo accounts
- * (LOGINS: other specs sign them out everywhere, change their language or theme), moves the
- * sandbox's clock or changes what others read declares this lock: such specs run one at a time, in
- * E2E_ORDER, while the specs of OWN_STATE_SPECS (playwright.config.ts) run beside them.
+ * A spec that uses the demo accounts (LOGINS: other specs sign them out everywhere, change their
+ * language or theme), moves the sandbox's clock or changes what others read declares this lock: with
+ * several workers (E2E_WORKERS, docs/testing.md) such specs still run one at a time, in E2E_ORDER,
+ * while the specs of OWN_STATE_SPECS (playwright.config.ts) run beside them.
  */
 export const SHARED_SANDBOX = "the demo accounts and the sandbox clock";
 
