@@ -49,6 +49,17 @@ export async function signIn(
   await page.getByLabel(t("login.username")).fill(login.username);
   await page.getByLabel(t("login.password")).fill(login.password);
   await page.getByRole("button", { name: t("login.signIn") }).click();
+  // The language is the account's, kept with it: another spec may have chosen another for this
+  // account (e2e/spanish-everywhere.spec.ts leaves the demo accounts in Spanish). This spec's is `lang`.
+  await expect(page).not.toHaveURL(/\/login/);
+  if ((await page.locator("html").getAttribute("lang")) !== lang) {
+    const chosen = await page.request.post("/api/auth/locale", {
+      data: { locale: lang },
+      headers: SAME_ORIGIN,
+    });
+    expect(chosen.ok(), `the account's language set to ${lang}`).toBe(true);
+    await page.reload();
+  }
   const signedIn = t.markup("nav.signedInAs", {
     username: login.username,
     role: t(`roles.${role}`),
