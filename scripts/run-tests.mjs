@@ -91,8 +91,9 @@ const build = new Promise((resolve) => {
     env: { ...embeddedEnv, BUILD_TYPECHECK: "off", NEXT_TELEMETRY_DISABLED: "1" },
   });
   closeSync(log);
-  child.on("error", () => resolve(false));
-  child.on("close", (status) => resolve(status === 0));
+  // The build's own time, not how long the suites above made us wait for it.
+  child.on("error", () => resolve({ ok: false, ms: Date.now() - buildStarted }));
+  child.on("close", (status) => resolve({ ok: status === 0, ms: Date.now() - buildStarted }));
 });
 
 count(run("typecheck", "npx", ["tsc", "--noEmit", "-p", "."]));
@@ -139,8 +140,8 @@ if (postgresUp) {
 }
 
 const built = await build;
-durations.push(["build (beside the suites above)", Date.now() - buildStarted]);
-if (!built) {
+durations.push(["build (beside the suites above)", built.ms]);
+if (!built.ok) {
   console.log(`\n=== next build failed; its output:\n${readFileSync(buildLog, "utf8")}`);
   failed += 1;
 }
