@@ -88,6 +88,9 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     trace: "off",
+    // As a person whose system asks for reduced motion: the charts draw at once instead of
+    // animating each redraw (components/ui/chart-frame.tsx), which costs the renderer's CPU.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

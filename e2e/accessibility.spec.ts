@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { type Cookie, devices, expect, type Page, test } from "@playwright/test";
 import { can, type Role, roles, screens } from "../lib/shared/permissions";
 import { E2E_API_PORT, E2E_DATA_DIR } from "../playwright.config";
-import { ACCESSIBILITY_LOGINS, expectNoViolations, nameDesk, signIn, waitForFirstSync } from "./support";
+import {
+  ACCESSIBILITY_LOGINS,
+  axeViolations,
+  expectNoViolations,
+  nameDesk,
+  signIn,
+  waitForFirstSync,
+} from "./support";
 
 /**
  * Accessibility (issue #8): axe-core finds no violation on any screen, for every role that can
@@ -307,6 +314,24 @@ test("the login page", async ({ page }) => {
   await expectNoViolations(page, "/login with an error");
 });
 
+test("the check itself: axe, as every test here runs it, names the violations a page has", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await page.evaluate(() => {
+    const image = document.createElement("img");
+    image.src = "/favicon.ico";
+    const faint = document.createElement("p");
+    faint.textContent = "Text too faint to read";
+    faint.style.color = "#eeeeee";
+    faint.style.background = "#ffffff";
+    document.querySelector("main")!.append(image, faint);
+  });
+  const rules = (await axeViolations(page)).map((v) => v.id);
+  expect(rules).toEqual(expect.arrayContaining(["image-alt", "color-contrast"]));
+});
+
 for (const role of roles as readonly Role[]) {
   test.describe(`as ${role}`, () => {
     for (const screen of screens.filter((s) => can(role, s.permission))) {
@@ -496,3 +521,48 @@ async function dayAtMostTerminals(page: Page): Promise<{ id: string; terminals: 
   }
   return best;
 }
+
+/**
+ * Changes inside the charts' drawings (elements added or removed, attributes set) while the sales
+ * screen switches to another event day: an animated chart redraws its bars, lines and slices frame
+ * after frame, a chart that honours reduced motion (WCAG 2.3.3) draws them once. Counted by a
+ * MutationObserver from the page's first script; the suite itself runs with reduced motion
+ * (playwright.config.ts).
+ */
+async function chartChangesOnDaySwitch(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { chartChanges: number };
+    w.chartChanges = 0;
+    new MutationObserver((records) => {
+      for (const r of records) if ((r.target as Element).closest?.(".recharts-surface")) w.chartChanges++;
+    }).observe(document, { subtree: true, attributes: true, childList: true });
+  });
+  await open(page, "/sales", ready["/sales"]);
+  const select = page.getByRole("combobox", { name: /^Event day/ });
+  const shown = await select.inputValue();
+  const days = await select
+    .locator("option")
+    .evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+  await page.evaluate(() => {
+    (window as unknown as { chartChanges: number }).chartChanges = 0;
+  });
+  await select.selectOption(days.find((id) => id !== shown)!);
+  await settled(page, "/sales");
+  return page.evaluate(() => (window as unknown as { chartChanges: number }).chartChanges);
+}
+
+test("charts draw at once for a person who asks for reduced motion, and animate otherwise", async ({
+  browser,
+}) => {
+  const counts: Record<string, number> = {};
+  for (const reducedMotion of ["reduce", "no-preference"] as const) {
+    const context = await browser.newContext({ reducedMotion });
+    const page = await context.newPage();
+    await signInOnce(page, "manager");
+    counts[reducedMotion] = await chartChangesOnDaySwitch(page);
+    await context.close();
+  }
+  // Drawn once: the new day's shapes. Animated: each shape again on every frame it moves.
+  expect(counts.reduce, JSON.stringify(counts)).toBeGreaterThan(0);
+  expect(counts["no-preference"], JSON.stringify(counts)).toBeGreaterThan(3 * counts.reduce!);
+});

@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { dayOfToday, type GateDay, gateToday } from "../lib/shared/gate-verdict";
 import type { Locale } from "../lib/shared/i18n/locales";
@@ -7,6 +6,7 @@ import type { Role } from "../lib/shared/permissions";
 import { BROWSER_LOCALE, iPhone } from "./phone-camera";
 import {
   createFixtureKey,
+  expectNoViolations,
   LOGINS,
   runCode,
   SAME_ORIGIN,
@@ -97,16 +97,6 @@ async function backToEnglish(page: Page) {
   await page.request.post("/api/auth/locale", { data: { locale: "en" }, headers: SAME_ORIGIN });
 }
 
-async function expectAxeClean(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  expect(
-    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe on ${where}`,
-  ).toEqual([]);
-}
-
 async function search(page: Page, lang: Locale, text: string) {
   const t = translatorFor(lang);
   await page.getByLabel(t("search.label")).fill(text);
@@ -135,7 +125,7 @@ for (const lang of ["en", "es"] as const) {
       await expect(page.getByRole("button", { name: t("ticket.checkIn"), exact: true })).toHaveCount(0);
       await expect(page.getByRole("button", { name: t("ticket.checkInAnywayStart") })).toHaveCount(0);
       await expect(page.getByText(t("ticket.wrongDayStaff"))).toBeVisible();
-      await expectAxeClean(page, `a wrong-day ticket as staff (${lang})`);
+      await expectNoViolations(page, `a wrong-day ticket as staff (${lang})`);
 
       // Nor on the server: refused with or without the override, and nothing is checked in.
       const post = (body: Record<string, unknown>) =>
@@ -167,7 +157,7 @@ for (const lang of ["en", "es"] as const) {
         await page.getByRole("button", { name: t("ticket.checkInAnywayStart") }).click();
         const form = page.getByRole("region", { name: t("ticket.wrongDayTitle") });
         await expect(form).toContainText(day.name);
-        await expectAxeClean(page, `the override's second step (${lang})`);
+        await expectNoViolations(page, `the override's second step (${lang})`);
         await form.getByLabel(t("ticket.nfc")).fill(nfc);
         await form.getByRole("button", { name: t("ticket.checkInAnyway"), exact: true }).click();
         await expect(page.getByTestId("status")).toHaveText(t("status.used"));
@@ -248,7 +238,7 @@ for (const lang of ["en", "es"] as const) {
           .map((el) => `${el.tagName} ${el.id || el.textContent} ${el.getBoundingClientRect().height}px`),
       );
       expect(small).toEqual([]);
-      await expectAxeClean(page, `the sign-in page with an error (${lang})`);
+      await expectNoViolations(page, `the sign-in page with an error (${lang})`);
 
       // Nobody is signed in: the choice is kept in this browser's cookie.
       await page.getByLabel(t("language.label")).selectOption(other);

@@ -302,11 +302,23 @@ export async function ticketFixtures(keyName: string, run: string) {
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 /**
- * Runs axe-core on the page as it is (WCAG 2.0/2.1/2.2 A and AA, and axe's best practices) and
- * expects no violation; the message names each rule and node.
+ * Axe on the page as it is (WCAG 2.0/2.1/2.2 A and AA, and axe's best practices), its violations
+ * only. In the page itself (legacy mode): the default runs each frame's part, then opens a second
+ * page to merge them, about three times the time of the check (5.3 s against 1.3 s on the
+ * overview); the console has no frames to merge. Passes and incomplete checks are not gathered.
  */
+export async function axeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(AXE_TAGS)
+    .setLegacyMode(true)
+    .options({ resultTypes: ["violations"] })
+    .analyze();
+  return violations;
+}
+
+/** Expects axe to find no violation on the page as it is; the message names each rule and node. */
 export async function expectNoViolations(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const violations = await axeViolations(page);
   const found = violations.map((v) => ({
     rule: v.id,
     impact: v.impact,

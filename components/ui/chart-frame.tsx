@@ -107,12 +107,16 @@ export function SeriesChart({
   height?: number | string;
   /** Of the axes' labels, in pixels (the wall's are read from three metres). */
   fontSize?: number;
-  /** Off on the wall: a chart redrawn every poll for days should not animate each time. */
+  /**
+   * Off on the wall: a chart redrawn every poll for days should not animate each time. Elsewhere
+   * recharts' "auto": no animation for a person whose system asks for reduced motion (WCAG 2.3.3).
+   */
   animate?: boolean;
   /** Labels of the x-axis skipped between two shown (recharts' own choice when not given). */
   xInterval?: number;
 }) {
   const scale = fontSize / 12;
+  const motion = animate ? ("auto" as const) : false;
   // The axes' labels take the text colour (readable in both themes), not recharts' fixed grey.
   const tick = { fill: "currentColor", fontSize };
   return (
@@ -151,7 +155,7 @@ export function SeriesChart({
               strokeWidth={2}
               dot={false}
               type="monotone"
-              isAnimationActive={animate}
+              isAnimationActive={motion}
               {...(s.dashed ? { strokeDasharray: "6 4", connectNulls: false } : {})}
             />
           ) : (
@@ -160,7 +164,7 @@ export function SeriesChart({
               dataKey={s.key}
               name={s.name}
               fill={s.color}
-              isAnimationActive={animate}
+              isAnimationActive={motion}
               {...(s.stack ? { stackId: s.stack } : {})}
             />
           ),
