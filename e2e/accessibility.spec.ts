@@ -7,9 +7,12 @@ import {
   ACCESSIBILITY_LOGINS,
   axeViolations,
   expectNoViolations,
+  expectSecurePage,
   nameDesk,
   signIn,
+  violationsOf,
   waitForFirstSync,
+  watchPolicies,
 } from "./support";
 
 /**
@@ -123,13 +126,27 @@ const ready: Record<(typeof screens)[number]["href"], (page: Page) => Promise<vo
   },
 };
 
-/** Opens a page and waits until it has loaded its data and nothing in it is still loading. */
+/**
+ * Opens a page and waits until it has loaded its data and nothing in it is still loading. The walk
+ * of every screen and role is also e2e/security.spec.ts's: the page came with the security headers
+ * and its scripts with the request's nonce, and, drawn, it broke no Content-Security-Policy.
+ */
 async function open(page: Page, path: string, loaded: (page: Page) => Promise<void>) {
-  await page.goto(path);
+  await expectSecurePage(await page.goto(path), path);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await loaded(page);
   await expect(page.locator("main [aria-busy=true]")).toHaveCount(0);
+  expect(await violationsOf(page), `CSP violations on ${path}`).toEqual([]);
 }
+
+/** What the browser's console said about the policies during a test (watchPolicies). */
+let policyMessages: string[] = [];
+test.beforeEach(async ({ context }) => {
+  policyMessages = await watchPolicies(context);
+});
+test.afterEach(() => {
+  expect(policyMessages, "the browser's console on the policies").toEqual([]);
+});
 
 /**
  * Each role's cookies as its sign-in through the page left them (the session, the device cookie):

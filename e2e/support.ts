@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Page, type Response } from "@playwright/test";
 import type { Locale } from "../lib/shared/i18n/locales";
 import { translatorFor } from "../lib/shared/i18n/messages";
 import { screens } from "../lib/shared/permissions";
@@ -326,4 +326,64 @@ export async function expectNoViolations(page: Page, where: string) {
     nodes: v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
   }));
   expect(found, `axe violations on ${where}`).toEqual([]);
+}
+
+/** Collects what the Content-Security-Policy (or the Permissions-Policy) refused in the page. */
+export async function watchPolicies(context: BrowserContext): Promise<string[]> {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      w.__violations.push(
+        `${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
+    );
+  });
+  const messages: string[] = [];
+  context.on("console", (message) => {
+    if (/Content[- ]Security[- ]Policy|Refused to|Permissions[- ]Policy/i.test(message.text()))
+      messages.push(`${message.type()}: ${message.text()}`);
+  });
+  return messages;
+}
+
+export const violationsOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __violations?: string[] }).__violations ?? []);
+
+/** The headers every answer carries; answers the CSP's nonce. */
+export function expectSecurityHeaders(
+  response: Response | { headers(): Record<string, string> },
+  where: string,
+) {
+  const h = response.headers();
+  const csp = h["content-security-policy"] ?? "";
+  expect(csp, `${where}: CSP`).toMatch(
+    /script-src 'self' 'nonce-[A-Za-z0-9+/=]{24}' 'strict-dynamic' 'wasm-unsafe-eval'/,
+  );
+  expect(csp, where).toContain("frame-ancestors 'none'");
+  expect(csp, where).toContain("object-src 'none'");
+  expect(h["x-frame-options"], where).toBe("DENY");
+  expect(h["x-content-type-options"], where).toBe("nosniff");
+  expect(h["referrer-policy"], where).toBe("strict-origin-when-cross-origin");
+  expect(h["permissions-policy"], where).toMatch(/^camera=\(self\), microphone=\(\), geolocation=\(\)/);
+  // Plain HTTP: no HSTS (it would outlive the sandbox on localhost).
+  expect(h["strict-transport-security"], where).toBeUndefined();
+  return /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)![1]!;
+}
+
+/** Every script of a page carries the request's nonce (Next.js read it from the CSP). */
+export function expectScriptsNonced(html: string, nonce: string, where: string) {
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  expect(scripts.length, where).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag, where).toContain(`nonce="${nonce}"`);
+}
+
+/**
+ * A page as it came from the console: the status, the security headers, and every script carrying
+ * the request's nonce.
+ */
+export async function expectSecurePage(response: Response | null, where: string, status = 200) {
+  expect(response, where).not.toBeNull();
+  expect(response!.status(), where).toBe(status);
+  expectScriptsNonced(await response!.text(), expectSecurityHeaders(response!, where), where);
 }
