@@ -63,7 +63,7 @@ let dayIds: string[];
 /** Codes a worker may top up (active wristbands) and tickets it may check in (active). */
 let wristbandCodes: string[] = [];
 let activeTickets: string[] = [];
-/** How far the sandbox clock has been moved ahead of the system clock (it never goes back). */
+/** How far the sandbox clock is from the system clock (read after each start and move). */
 let clockOffsetMs = 0;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,10 +78,18 @@ async function post(path: string, idempotencyKey: string, body: unknown) {
   return { status: res.status, text: await res.text(), replayed: res.headers.get("idempotent-replayed") };
 }
 
+/** The sandbox's clock of the running server: its instant and its offset from the system clock. */
+async function sandboxClock() {
+  return fetchJson<{ now: string; offset_ms: number }>(`${api!.url}/admin/sandbox/clock`, {
+    headers: { authorization: `Bearer ${adminToken(dataDir)}` },
+  });
+}
+
 async function start() {
   // A new process starts its clock where the last one's was (a little behind: it reads it later).
-  if (clockOffsetMs > 0) env.SANDBOX_START_AT = new Date(Date.now() + clockOffsetMs).toISOString();
+  if (api) env.SANDBOX_START_AT = new Date(Date.now() + clockOffsetMs).toISOString();
   api = await spawnApi(env, { startTimeoutMs: 300_000 });
+  clockOffsetMs = (await sandboxClock()).offset_ms;
   log.push(`started pid ${api.pid} on ${api.url}`);
 }
 
@@ -196,9 +204,11 @@ beforeAll(async () => {
     API_SEED_SCALE: "0.05",
     API_SIMULATOR: "off",
     API_ENVIRONMENT: "test",
+    // The event seeded around a fixed event-local hour, so the run is the same at any hour.
+    SANDBOX_START_AT: "23:30",
   };
   await start();
-  testStart = new Date();
+  testStart = new Date((await sandboxClock()).now);
   key = await createFullKey(api!.url, adminToken(dataDir), 100_000, "crash test");
   const types = await fetchJson<{ data: { id: string }[] }>(`${api!.url}/v1/ticket-types`, {
     headers: auth(),
