@@ -20,7 +20,9 @@ export default defineConfig({
     // process.env, as in a child process), which starts and loads its modules faster than a fork:
     // the whole suite in ~20% less CPU time than with "forks".
     pool: "threads",
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Hang detectors, not speed limits: `npm test` runs vitest at the lowest priority beside the
+    // browser tests (scripts/run-tests.mjs), where a test may wait minutes for the CPU.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 });

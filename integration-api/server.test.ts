@@ -180,7 +180,7 @@ describe("the sandbox server", () => {
       return run("npx", ["tsx", "integration-api/cli/keys.ts", ...args], {
         cwd: repoRoot,
         env,
-        timeout: 60_000,
+        timeout: 180_000,
       });
     };
 

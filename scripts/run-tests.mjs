@@ -60,54 +60,72 @@ const minutes = (ms) => {
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
 };
-const timed = (label, fn) => {
-  const from = Date.now();
-  const result = fn();
+const done = (label, from) => {
   const ms = Date.now() - from;
   durations.push([label, ms]);
   console.log(`=== ${label}: ${minutes(ms)}`);
-  return result;
 };
-const run = (label, command, args, env = embeddedEnv) =>
-  timed(label, () => {
-    console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
-    const { status } = spawnSync(command, args, { stdio: "inherit", env });
-    return status === 0;
+const run = (label, command, args, env = embeddedEnv) => {
+  const from = Date.now();
+  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const { status } = spawnSync(command, args, { stdio: "inherit", env });
+  done(label, from);
+  return status === 0;
+};
+/**
+ * A part that runs while others do: its output to the terminal, or to `log` when another part's
+ * output is the one shown live; `nice` lowers its priority. Resolves with its success.
+ */
+const runBeside = (label, command, args, { env = embeddedEnv, log, nice } = {}) =>
+  new Promise((resolve) => {
+    const from = Date.now();
+    console.log(`\n=== ${label}: ${command} ${args.join(" ")}${log ? ` (output in ${log})` : ""}`);
+    const out = log ? openSync(log, "w") : "inherit";
+    const [file, argv] = nice ? ["nice", ["-n", String(nice), command, ...args]] : [command, args];
+    const child = spawn(file, argv, { stdio: ["ignore", out, out], env });
+    if (log) closeSync(out);
+    const end = (ok) => {
+      done(label, from);
+      resolve(ok);
+    };
+    child.on("error", () => end(false));
+    child.on("close", (status) => end(status === 0));
   });
 const count = (ok) => (ok ? passed++ : failed++);
+/** The logs of the parts that failed, printed at the end. */
+const failedLogs = [];
 
 count(run("lint and format", "npx", ["biome", "check", "."]));
 
-// The browser tests' build (`next build`, mostly one core) runs beside the typecheck and the vitest
-// suites, so that the browser tests' sandbox finds it up to date (scripts/dashboard-build.ts) and
-// starts at once. Its typecheck is the one below (BUILD_TYPECHECK=off: next.config.ts).
-const buildStarted = Date.now();
-const buildLog = `${results}/next-build.log`;
-const build = new Promise((resolve) => {
-  // Its output straight to a file: the suites below block this process's event loop.
-  const log = openSync(buildLog, "w");
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
-    stdio: ["ignore", log, log],
-    env: { ...embeddedEnv, BUILD_TYPECHECK: "off", NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  closeSync(log);
-  // The build's own time, not how long the suites above made us wait for it.
-  child.on("error", () => resolve({ ok: false, ms: Date.now() - buildStarted }));
-  child.on("close", (status) => resolve({ ok: status === 0, ms: Date.now() - buildStarted }));
+// The browser tests' build (`next build`) runs beside the typecheck, so that the browser tests'
+// sandbox finds it up to date (scripts/dashboard-build.ts) and starts at once. Its typecheck is the
+// one below (BUILD_TYPECHECK=off: next.config.ts).
+const build = runBeside("build", process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+  env: { ...embeddedEnv, BUILD_TYPECHECK: "off", NEXT_TELEMETRY_DISABLED: "1" },
+  log: `${results}/next-build.log`,
 });
 
 count(run("typecheck", "npx", ["tsc", "--noEmit", "-p", "."]));
 
-/** Runs vitest and adds its counts; a suite that failed to load (no tests of its own) counts once. */
-function vitest(label, report, filters, env) {
-  const ok = run(
+/**
+ * Runs vitest beside the build and then the browser tests, at the lowest priority: the browser
+ * suite, the longest part, waits on Chromium and the sandbox more than it computes (about 1.5 of
+ * the two cores), and vitest takes what it leaves (docs/testing.md). Adds vitest's counts; a suite
+ * that failed to load (no tests of its own) counts once. Its output goes to a log, shown at the end
+ * when it failed.
+ */
+async function vitest(label, name, filters, env) {
+  const report = `${results}/${name}.json`;
+  const log = `${results}/${name}.log`;
+  const ok = await runBeside(
     label,
     "npx",
     ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
-    env,
+    { env, log, nice: 19 },
   );
   if (!existsSync(report)) {
     failed += 1;
+    console.log(`\n=== ${label} wrote no report; its output:\n${readFileSync(log, "utf8")}`);
     return;
   }
   const json = JSON.parse(readFileSync(report, "utf8"));
@@ -115,53 +133,61 @@ function vitest(label, report, filters, env) {
   failed += json.numFailedTests;
   failed += json.testResults.filter((s) => s.status === "failed" && s.assertionResults.length === 0).length;
   if (!ok && json.numFailedTests === 0) failed += 1;
+  console.log(`=== ${label}: ${json.numPassedTests} passed, ${json.numFailedTests} failed (${log})`);
+  if (!ok) failedLogs.push([label, log]);
 }
+async function vitestSuites() {
+  await vitest("unit and integration tests", "vitest", [], embeddedEnv);
+  if (postgresUp) {
+    // Schemas of an earlier, killed run would otherwise stay behind.
+    const pg = (await import("pg")).default;
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    const { rows } = await client.query("select nspname from pg_namespace where nspname like 'vt\\_%'");
+    for (const { nspname } of rows) await client.query(`drop schema if exists ${nspname} cascade`);
+    await client.end();
+    await vitest("store and sync suites on PostgreSQL", "vitest-postgres", POSTGRES_SUITES, {
+      ...process.env,
+      DATABASE_URL: POSTGRES_URL,
+      API_DATABASE_URL: POSTGRES_URL,
+    });
+  } else if (process.env.CI) {
+    console.log(`\n=== store and sync suites on PostgreSQL: no server answers at ${POSTGRES_URL}`);
+    failed += 1;
+  } else {
+    console.log(`\n=== store and sync suites on PostgreSQL: skipped (no server at ${POSTGRES_URL})`);
+  }
+}
+const suites = vitestSuites();
 
-vitest("unit and integration tests", `${results}/vitest.json`, [], embeddedEnv);
-
-if (postgresUp) {
-  // Schemas of an earlier, killed run would otherwise stay behind.
-  const pg = (await import("pg")).default;
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  const { rows } = await client.query("select nspname from pg_namespace where nspname like 'vt\\_%'");
-  for (const { nspname } of rows) await client.query(`drop schema if exists ${nspname} cascade`);
-  await client.end();
-  vitest("store and sync suites on PostgreSQL", `${results}/vitest-postgres.json`, POSTGRES_SUITES, {
-    ...process.env,
-    DATABASE_URL: POSTGRES_URL,
-    API_DATABASE_URL: POSTGRES_URL,
+/**
+ * Browser tests against the whole sandbox (the real Integration API and the dashboard), once the
+ * build is done. The spec files in a seeded shuffle (E2E_ORDER overrides): each spec owns its state,
+ * so no order may change the answer, and the same seed gives the same order on every run.
+ */
+async function browserTests() {
+  if (!(await build)) {
+    console.log(`\n=== next build failed; its output:\n${readFileSync(`${results}/next-build.log`, "utf8")}`);
+    failed += 1;
+  }
+  const e2eOrder = process.env.E2E_ORDER || "shuffle:34";
+  const e2eOk = await runBeside(`end-to-end tests (Chromium, ${e2eOrder})`, "npx", ["playwright", "test"], {
+    env: { ...embeddedEnv, E2E_ORDER: e2eOrder },
   });
-} else if (process.env.CI) {
-  console.log(`\n=== store and sync suites on PostgreSQL: no server answers at ${POSTGRES_URL}`);
-  failed += 1;
-} else {
-  console.log(`\n=== store and sync suites on PostgreSQL: skipped (no server at ${POSTGRES_URL})`);
+  if (existsSync(`${results}/playwright.json`)) {
+    const { stats } = JSON.parse(readFileSync(`${results}/playwright.json`, "utf8"));
+    passed += stats.expected + stats.flaky;
+    failed += stats.unexpected;
+    if (!e2eOk && stats.unexpected === 0) failed += 1;
+  } else {
+    failed += 1;
+  }
 }
 
-const built = await build;
-durations.push(["build (beside the suites above)", built.ms]);
-if (!built.ok) {
-  console.log(`\n=== next build failed; its output:\n${readFileSync(buildLog, "utf8")}`);
-  failed += 1;
-}
+await Promise.all([suites, browserTests()]);
 
-// Browser tests against the whole sandbox (the real Integration API and the dashboard).
-// The spec files in a seeded shuffle (E2E_ORDER overrides): each spec owns its state, so no order
-// may change the answer, and the same seed gives the same order on every run.
-const e2eOrder = process.env.E2E_ORDER || "shuffle:34";
-const e2eOk = run(`end-to-end tests (Chromium, ${e2eOrder})`, "npx", ["playwright", "test"], {
-  ...embeddedEnv,
-  E2E_ORDER: e2eOrder,
-});
-if (existsSync(`${results}/playwright.json`)) {
-  const { stats } = JSON.parse(readFileSync(`${results}/playwright.json`, "utf8"));
-  passed += stats.expected + stats.flaky;
-  failed += stats.unexpected;
-  if (!e2eOk && stats.unexpected === 0) failed += 1;
-} else {
-  failed += 1;
-}
+for (const [label, log] of failedLogs)
+  console.log(`\n=== ${label} failed; its output:\n${readFileSync(log, "utf8")}`);
 
 console.log("\n=== durations");
 for (const [label, ms] of durations) console.log(`${label.padEnd(40)} ${minutes(ms)}`);

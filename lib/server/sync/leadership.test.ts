@@ -13,7 +13,7 @@ import { acquireSyncLeadership, runSyncWhenLeader } from "./leadership";
 const url = testDatabaseUrls.dashboard;
 const quiet = { info() {}, warn() {}, error() {} };
 /** Waits for `check` (a generous limit: the machine may be busy), then expects it. */
-const until = async (check: () => boolean, ms = 60_000) => {
+const until = async (check: () => boolean, ms = 180_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
