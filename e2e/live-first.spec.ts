@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { devices, expect, test } from "@playwright/test";
-import { adminToken, freePort, spawnApi } from "../integration-api/testing/api-process";
+import { adminToken, freePort, sandboxClock, spawnApi } from "../integration-api/testing/api-process";
 import { E2E_API_PORT, E2E_DATA_DIR, E2E_PORT } from "../playwright.config";
 import { nextEnv, nextStartArgs } from "../scripts/next-process";
 import { recordMeasure } from "./measures";
@@ -73,9 +73,7 @@ test("a fresh console shows today's summary first, then the mirror's equal figur
     };
     const key = await newKey("live-first console", 30);
     const referee = await newKey("live-first referee", 1000);
-    const clock = (await (
-      await fetch(`${api.url}/admin/sandbox/clock`, { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as { offset_ms: number };
+    const clock = await sandboxClock(api, apiDir);
     const upstream = async <T>(path: string) =>
       (await (
         await fetch(`${api.url}/v1${path}`, { headers: { authorization: `Bearer ${referee}` } })

@@ -13,6 +13,7 @@ import {
   fetchJson,
   freePort,
   runVerifyLedger,
+  sandboxClock,
   spawnApi,
   walkList,
 } from "./testing/api-process";
@@ -78,18 +79,11 @@ async function post(path: string, idempotencyKey: string, body: unknown) {
   return { status: res.status, text: await res.text(), replayed: res.headers.get("idempotent-replayed") };
 }
 
-/** The sandbox's clock of the running server: its instant and its offset from the system clock. */
-async function sandboxClock() {
-  return fetchJson<{ now: string; offset_ms: number }>(`${api!.url}/admin/sandbox/clock`, {
-    headers: { authorization: `Bearer ${adminToken(dataDir)}` },
-  });
-}
-
 async function start() {
   // A new process starts its clock where the last one's was (a little behind: it reads it later).
   if (api) env.SANDBOX_START_AT = new Date(Date.now() + clockOffsetMs).toISOString();
   api = await spawnApi(env, { startTimeoutMs: 300_000 });
-  clockOffsetMs = (await sandboxClock()).offset_ms;
+  clockOffsetMs = (await sandboxClock(api!, dataDir)).offset_ms;
   log.push(`started pid ${api.pid} on ${api.url}`);
 }
 
@@ -208,7 +202,7 @@ beforeAll(async () => {
     SANDBOX_START_AT: "23:30",
   };
   await start();
-  testStart = new Date((await sandboxClock()).now);
+  testStart = new Date((await sandboxClock(api!, dataDir)).now);
   key = await createFullKey(api!.url, adminToken(dataDir), 100_000, "crash test");
   const types = await fetchJson<{ data: { id: string }[] }>(`${api!.url}/v1/ticket-types`, {
     headers: auth(),
@@ -275,11 +269,7 @@ async function checkAfterRestart(round: number) {
     res.status === 409 && res.text.includes("idempotency_key_in_use");
   let retried = await Promise.all(inFlight.map((w) => post(w.path, w.key, w.body)));
   if (retried.some(inUse)) {
-    const moved = await fetchJson<{ offset_ms: number }>(`${url}/admin/sandbox/clock`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${adminToken(dataDir)}`, "content-type": "application/json" },
-      body: JSON.stringify({ advance_seconds: ABANDONED_CLAIM_MS / 1000 + 1 }),
-    });
+    const moved = await sandboxClock({ url }, dataDir, ABANDONED_CLAIM_MS / 1000 + 1);
     clockOffsetMs = moved.offset_ms;
     log.push(`round ${round}: claims in use after the restart; the clock moved to +${clockOffsetMs} ms`);
     retried = await Promise.all(

@@ -132,6 +132,25 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   return JSON.parse(text) as T;
 }
 
+/**
+ * The sandbox clock of a running service (`/admin/sandbox/clock`, under its data dir's admin
+ * token): its instant and its offset from the system clock, after moving it `advanceSeconds`
+ * forward when given.
+ */
+export function sandboxClock(
+  api: { url: string },
+  dataDir: string,
+  advanceSeconds?: number,
+): Promise<{ now: string; offset_ms: number }> {
+  const headers = { authorization: `Bearer ${adminToken(dataDir)}`, "content-type": "application/json" };
+  return fetchJson(`${api.url}/admin/sandbox/clock`, {
+    headers,
+    ...(advanceSeconds === undefined
+      ? {}
+      : { method: "POST", body: JSON.stringify({ advance_seconds: advanceSeconds }) }),
+  });
+}
+
 /** An activated key with every scope and (by default) rate limits no test reaches. */
 export async function createFullKey(
   url: string,
