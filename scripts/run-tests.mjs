@@ -72,19 +72,44 @@ const run = (label, command, args, env = embeddedEnv) => {
   done(label, from);
   return status === 0;
 };
+/** Parts started in a session of their own, stopped with this process however it ends. */
+const sessions = new Set();
+process.on("exit", () => {
+  for (const pid of sessions) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+
 /**
  * A part that runs while others do: its output to the terminal, or to `log` when another part's
- * output is the one shown live; `nice` lowers its priority. Resolves with its success.
+ * output is the one shown live. With `background`, at the lowest priority: `nice -n 19`, and in a
+ * session of its own whose scheduling group (Linux's autogroup, one per session) gets nice 19 too;
+ * with nice alone, it would still share the CPU equally with Chromium, which runs in a session of
+ * its own. Resolves with its success.
  */
-const runBeside = (label, command, args, { env = embeddedEnv, log, nice } = {}) =>
+const runBeside = (label, command, args, { env = embeddedEnv, log, background = false } = {}) =>
   new Promise((resolve) => {
     const from = Date.now();
     console.log(`\n=== ${label}: ${command} ${args.join(" ")}${log ? ` (output in ${log})` : ""}`);
     const out = log ? openSync(log, "w") : "inherit";
-    const [file, argv] = nice ? ["nice", ["-n", String(nice), command, ...args]] : [command, args];
-    const child = spawn(file, argv, { stdio: ["ignore", out, out], env });
+    const [file, argv] = background ? ["nice", ["-n", "19", command, ...args]] : [command, args];
+    const child = spawn(file, argv, { stdio: ["ignore", out, out], env, detached: background });
     if (log) closeSync(out);
+    if (background && child.pid) {
+      sessions.add(child.pid);
+      try {
+        writeFileSync(`/proc/${child.pid}/autogroup`, "19");
+      } catch {
+        // no autogroup here: nice alone
+      }
+    }
     const end = (ok) => {
+      sessions.delete(child.pid);
       done(label, from);
       resolve(ok);
     };
@@ -121,7 +146,7 @@ async function vitest(label, name, filters, env) {
     label,
     "npx",
     ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...filters],
-    { env, log, nice: 19 },
+    { env, log, background: true },
   );
   if (!existsSync(report)) {
     failed += 1;
