@@ -316,11 +316,12 @@ export const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
  * Passes and incomplete checks are not gathered.
  */
 export async function axeViolations(page: Page, { colours = false } = {}) {
-  const builder = new AxeBuilder({ page });
-  const { violations } = await (colours ? builder.withRules(COLOUR_RULES) : builder.withTags(AXE_TAGS))
-    .setLegacyMode(true)
-    .options({ resultTypes: ["violations"] })
-    .analyze();
+  // options() first: it replaces the options withRules and withTags add the rules to.
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).setLegacyMode(true);
+  const { violations } = await (colours
+    ? builder.withRules(COLOUR_RULES)
+    : builder.withTags(AXE_TAGS)
+  ).analyze();
   return violations;
 }
 
