@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "@/lib/db/db";
+import type { Db, Queryable } from "@/lib/db/db";
 import type { AlertKind } from "@/lib/shared/api/attention";
 import { type ContactPoint, NotifySettings, RouteInput } from "@/lib/shared/api/notify";
 import { openTestDashboardStore } from "@/lib/testing/dashboard-store";
@@ -7,7 +7,14 @@ import { FakeClock } from "@/lib/testing/fake-clock";
 import { startHttpReceiver, startSmtpReceiver } from "@/lib/testing/notify-receivers";
 import type { DashboardConfig } from "../config";
 import { acknowledgeAlert, insertAlert, resolveAlert } from "../store/attention";
-import { contactById, contacts, insertTestDelivery } from "../store/notify";
+import {
+  alertsOfDelivery,
+  claimDue,
+  contactById,
+  contacts,
+  enqueue,
+  insertTestDelivery,
+} from "../store/notify";
 import { ackToken, notifyKeys, readAckToken } from "./secrets";
 import { LEASE_MS, NotifySender } from "./sender";
 import { addContact, addRoute, deliveryLog, notifySettings, sendTest } from "./settings";
@@ -332,6 +339,50 @@ describe("delivery you can trust", () => {
     );
     expect(told[0]!.n).toBe(10);
   });
+
+  // PGlite has one connection: there a sender's claim waits for the transaction, no race to try.
+  it.skipIf(!process.env.DATABASE_URL)(
+    "an alert joins a waiting message only while no sender can take it (a claim between the lookup and the insert)",
+    async () => {
+      const mail = await contact("Lead", "email", "lead@example.test");
+      await open("terminal_quiet", "bar-01");
+      await open("terminal_quiet", "bar-02");
+      const entry = async (subject: string) => ({
+        alertId: await alertId(subject),
+        contactId: mail.id,
+        purpose: "opened",
+        kind: "terminal_quiet",
+        due: clock.now(),
+        now: clock.now(),
+      });
+      expect(await enqueue(db, await entry("bar-01"))).toBe(true);
+      // What each claimed message held when it was taken: a sender sends what it read then.
+      const sentWith: string[][] = [];
+      const claim = async () => {
+        for (const d of await claimDue(db, clock.now(), LEASE_MS, 10))
+          sentWith.push((await alertsOfDelivery(db, d.id)).map((a) => a.subject));
+      };
+      let claimedBetween = false;
+      await db.transaction(async (tx) => {
+        // Another instance's sender claims due messages right after this transaction found the
+        // waiting message, before it adds the second alert to it.
+        const racing: Queryable = {
+          query: async (sql, params) => {
+            const rows = await tx.query(sql, params);
+            if (!claimedBetween && /from notify_deliveries\b/.test(sql)) {
+              claimedBetween = true;
+              await claim();
+            }
+            return rows as never;
+          },
+        };
+        expect(await enqueue(racing, await entry("bar-02"))).toBe(true);
+      });
+      expect(claimedBetween).toBe(true);
+      await claim();
+      expect(sentWith.flat().sort()).toEqual(["bar-01", "bar-02"]);
+    },
+  );
 
   it("a message taken by a sender that died mid-send is taken again when its lease ends", async () => {
     const mail = await contact("Lead", "email", "lead@example.test");

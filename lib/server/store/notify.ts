@@ -192,9 +192,12 @@ export async function enqueue(
   const [open] = await q.query<{ id: string }>(
     `select id::text as id from notify_deliveries
      where contact_id = $1::bigint and purpose = $2 and kind = $3 and status = 'pending' and attempts = 0
-     order by id desc limit 1`,
+     order by id desc limit 1
+     for update skip locked`,
     [e.contactId, e.purpose, e.kind],
   );
+  // Locked until this transaction ends, so no sender claims it (claimDue skips locked rows) and
+  // sends it without the alert added below; one a sender is claiming is skipped: a new message.
   let deliveryId = open?.id;
   const made = !deliveryId;
   if (!deliveryId) {
