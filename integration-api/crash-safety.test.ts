@@ -192,7 +192,8 @@ beforeAll(async () => {
   if (testDatabaseUrls.api) schema = await createTestSchema(testDatabaseUrls.api);
   env = {
     ...(schema ? { API_DATABASE_URL: schema.url } : {}),
-    API_PORT: String(await freePort(4300, 4349)),
+    // Ports of its own in each vitest pass: `npm test` runs the PostgreSQL pass beside the first.
+    API_PORT: String(await (schema ? freePort(4325, 4349) : freePort(4300, 4324))),
     API_DATA_DIR: dataDir,
     API_SEED: "demo",
     API_SEED_SCALE: "0.05",
