@@ -252,7 +252,8 @@ export async function waitUntilNameFound(page: Page, typed: string) {
         if (!res.ok()) return `${res.status()}`;
         // While the tickets are still being mirrored, an answer of names may hold none yet.
         const found = (await res.json()) as { kind: string; matches?: unknown[] };
-        return found.kind === "names" && (found.matches?.length ?? 0) > 0 ? "names" : found.kind;
+        if (found.kind !== "names") return found.kind;
+        return (found.matches?.length ?? 0) > 0 ? "names" : "names, none yet";
       },
       { timeout: 120_000, intervals: [2_000] },
     )
