@@ -11,6 +11,7 @@ import {
   expectNoViolations,
   expectSecurePage,
   nameDesk,
+  sandboxNow,
   signIn,
   violationsOf,
   waitForFirstSync,
@@ -567,7 +568,9 @@ async function dayAtMostTerminals(page: Page): Promise<{ id: string; terminals: 
  * (playwright.config.ts).
  */
 async function barsDrawnOnDaySwitch(page: Page) {
-  await page.clock.install();
+  // The page's clock starts at the sandbox's instant, as the console's would.
+  const installedAt = (await sandboxNow()).getTime();
+  await page.clock.install({ time: installedAt });
   await page.addInitScript(() => {
     const w = window as unknown as { drawnBars: Set<string> };
     w.drawnBars = new Set();
@@ -600,7 +603,8 @@ async function barsDrawnOnDaySwitch(page: Page) {
       );
       return { drawn: [...w.drawnBars], shown: shownBars.join(" | ") };
     });
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  // Paused a minute after it started, past the page's load: the timers due by then fire once.
+  await page.clock.pauseAt(installedAt + 60_000);
   const shownBefore = (await outlines()).shown;
   await page.evaluate(() => (window as unknown as { drawnBars: Set<string> }).drawnBars.clear());
   await select.selectOption(before);
