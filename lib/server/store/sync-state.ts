@@ -84,6 +84,19 @@ export async function saveResourceOutcome(db: Queryable, o: ResourceOutcome): Pr
   );
 }
 
+/**
+ * Records of `resource` stored outside its own run (a day's re-walk, run by the checksum): added
+ * to the resource's total, so that its count covers every record it mirrored.
+ */
+export async function addRecordsSynced(db: Queryable, resource: string, records: number): Promise<void> {
+  if (records === 0) return;
+  await db.query(
+    `insert into sync_state (resource, records_synced) values ($1, $2)
+     on conflict (resource) do update set records_synced = sync_state.records_synced + excluded.records_synced`,
+    [resource, records],
+  );
+}
+
 /** An upstream error as the worker keeps it. */
 export interface SyncErrorFields {
   status: number | null;

@@ -1,5 +1,6 @@
 import "server-only";
 import { deleteDayRecordsNotIn, tailTables, upsertTail } from "@/lib/server/store/mirror";
+import { addRecordsSynced } from "@/lib/server/store/sync-state";
 import type { ResourceRun, SyncContext } from "./context";
 import { tailPaths } from "./tails";
 
@@ -9,8 +10,9 @@ export type RewalkResource = "sales" | "topups";
 /**
  * Walks every record of one day (`day_id`), upserting; then deletes the day's mirrored records
  * upstream no longer lists. This is what catches late records whose id fell below the cursor.
- * Each page's records are counted in the run as it is stored, so a walk that fails half-way still
- * counts what it wrote (the next checksum may then match, and no walk counts them again).
+ * Each page's records are counted as it is stored, under the resource they belong to (sales or
+ * top-ups, not the checksum that runs the walk), so a walk that fails half-way still counts what
+ * it wrote (the next checksum may then match, and no walk counts them again).
  */
 export async function rewalkDay(
   ctx: SyncContext,
@@ -26,7 +28,7 @@ export async function rewalkDay(
   );
   for await (const page of pages) {
     await upsertTail(ctx.db, resource, page.data);
-    run.records += page.data.length;
+    await addRecordsSynced(ctx.db, resource, page.data.length);
     ids.push(...page.data.map((x) => x.id));
   }
   const removed = await deleteDayRecordsNotIn(ctx.db, tailTables[resource], dayId, ids);
