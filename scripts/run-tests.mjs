@@ -96,6 +96,8 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exi
 function idleCpuGroup() {
   for (const root of ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup"]) {
     const dir = `${root}/npm-test-background`;
+    // A cgroup file system has cgroup.procs at its root; /sys/fs/cgroup may be a plain tmpfs.
+    if (!existsSync(`${root}/cgroup.procs`)) continue;
     try {
       mkdirSync(dir, { recursive: true });
       writeFileSync(`${dir}/cpu.idle`, "1");
