@@ -341,6 +341,11 @@ test("the check itself: axe, as every test here runs it, names the violations a 
 }) => {
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  // Once React has hydrated the page (its nodes carry React's keys): before that, hydration would
+  // find the added elements and render the page again without them (it did on a cold server).
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__react")),
+  );
   await page.evaluate(() => {
     const image = document.createElement("img");
     image.src = "/favicon.ico";
