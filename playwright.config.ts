@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 /**
@@ -13,6 +13,17 @@ export const E2E_API_PORT = Number(process.env.E2E_API_PORT ?? 4610);
 /** The event-local time the e2e sandbox's clock starts at (docs/testing.md): 12:30, 23:30, 05:30 are tried. */
 export const E2E_START_AT = process.env.E2E_START_AT ?? "23:30";
 export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? E2E_PORT + 2000);
+
+/**
+ * The browser the tests drive (CHROMIUM_PATH overrides): Debian's headless shell (package
+ * chromium-headless-shell, the same Chromium without its desktop shell, what Playwright itself
+ * runs headless tests in) where it is installed, else the full browser in its headless mode. The
+ * shell drew the accessibility spec in a quarter less CPU (docs/testing.md); Lighthouse and the
+ * benchmarks keep the full browser, the one people use.
+ */
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+export const CHROMIUM_PATH =
+  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 /** Specs that only `npm run bench:browser` runs (it sets E2E_BENCH). */
 const BENCH_ONLY = process.env.E2E_BENCH ? [] : ["lighthouse.spec.ts"];
@@ -92,7 +103,7 @@ export default defineConfig({
     // animating each redraw (components/ui/chart-frame.tsx), which costs the renderer's CPU.
     reducedMotion: "reduce",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: CHROMIUM_PATH,
       args: [
         "--no-sandbox",
         "--disable-gpu",

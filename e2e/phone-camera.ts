@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { type Browser, type BrowserContext, chromium, devices, expect, type Page } from "@playwright/test";
 import { prepareZXingModule, writeBarcode } from "zxing-wasm/writer";
 import type { Locale } from "../lib/shared/i18n/locales";
-import config from "../playwright.config";
+import config, { CHROMIUM_PATH } from "../playwright.config";
 import { signIn } from "./support";
 
 /**
@@ -112,7 +112,7 @@ export async function phoneWithCamera(
   lang: Locale = "en",
 ): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     args: [
       ...(config.use?.launchOptions?.args ?? []),
       "--use-fake-ui-for-media-stream",
