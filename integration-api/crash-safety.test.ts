@@ -31,7 +31,7 @@ const WORKERS = 8;
 const BATCH_SIZE = 50;
 const ROUNDS = 3;
 /** Acknowledged writes per round before the kill (plus a random part, so the kill lands anywhere). */
-const ACKS_BEFORE_KILL = 300;
+const ACKS_BEFORE_KILL = 150;
 
 type Kind = "topup" | "batch" | "check_in";
 
