@@ -86,6 +86,9 @@ export function adminToken(): string {
   return readFileSync(join(E2E_DATA_DIR, "api", "admin-token"), "utf8").trim();
 }
 
+/** Longer than a whole sync cycle on a busy machine takes (a first mirror: a minute or two). */
+const CONTROL_TIMEOUT_MS = 240_000;
+
 /**
  * A sandbox control of the Integration API (`/admin/...`, docs/testing.md): its JSON answer. Each on a
  * connection of its own: a kept-alive one the server has just closed would fail a control that must
@@ -109,6 +112,10 @@ export async function sandboxControl<T>(path: string, body?: unknown): Promise<T
         res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
         res.on("error", reject);
       },
+    );
+    // A control that never answers fails the spec with its name, not by the spec's whole timeout.
+    req.setTimeout(CONTROL_TIMEOUT_MS, () =>
+      req.destroy(new Error(`sandbox control ${path} did not answer within ${CONTROL_TIMEOUT_MS / 1000} s`)),
     );
     req.on("error", reject);
     req.end(payload);
