@@ -411,8 +411,10 @@ describe("waivers and acknowledgements exactly once", () => {
 describe("the constraints exist", () => {
   it("unique indexes and primary keys keep one row whatever the code does", async () => {
     const unique = await db.query<{ name: string }>(
-      `select indexname as name from pg_indexes where indexdef ilike 'create unique index%'
-       and tablename in ('recon_signoffs', 'recon_approvals', 'recon_waivers', 'alert_acknowledgements')
+      // This test's own schema only: on PostgreSQL other files drop theirs meanwhile, and reading
+      // a dropped index's definition fails ("could not open relation with OID").
+      `select indexname as name from pg_indexes where schemaname = current_schema()
+       and indexdef ilike 'create unique index%' and tablename in ('recon_signoffs', 'recon_approvals', 'recon_waivers', 'alert_acknowledgements')
        order by 1`,
     );
     expect(unique.map((u) => u.name)).toEqual(
