@@ -37,6 +37,7 @@ const POSTGRES_SUITES = [
   "lib/server/users",
   "lib/server/alerts",
   "lib/server/notify",
+  "lib/testing/test-db",
 ];
 const postgresUp = await new Promise((resolve) => {
   const { hostname, port } = new URL(POSTGRES_URL);
@@ -198,12 +199,18 @@ async function vitest(label, name, filters, env) {
 async function vitestSuites() {
   const passes = [vitest("unit and integration tests", "vitest", [], embeddedEnv)];
   if (postgresUp) {
-    // Schemas of an earlier, killed run would otherwise stay behind.
+    // Schemas and databases of an earlier, killed run would otherwise stay behind.
     const pg = (await import("pg")).default;
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
     const { rows } = await client.query("select nspname from pg_namespace where nspname like 'vt\\_%'");
     for (const { nspname } of rows) await client.query(`drop schema if exists ${nspname} cascade`);
+    // And their databases: stores (vt_) and built templates (vtt_), lib/testing/test-db.ts.
+    const leftovers = await client.query(
+      "select datname from pg_database where datname like 'vt\\_%' or datname like 'vtt\\_%'",
+    );
+    for (const { datname } of leftovers.rows)
+      await client.query(`drop database if exists ${datname} with (force)`);
     await client.end();
     passes.push(
       vitest("store and sync suites on PostgreSQL", "vitest-postgres", POSTGRES_SUITES, {
