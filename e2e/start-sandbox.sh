@@ -4,9 +4,5 @@
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 rm -rf "${DATA_DIR:?}"
-USER_PASSWORD="lockout-test-pass" npm run --silent users -- add lockout-victim --role staff
-USER_PASSWORD="trusted-test-pass" npm run --silent users -- add trusted-victim --role manager
-for role in manager supervisor staff; do
-  USER_PASSWORD="a11y-${role}-pass" npm run --silent users -- add "a11y-${role}" --role "$role"
-done
+node_modules/.bin/tsx --conditions=react-server e2e/add-accounts.ts
 exec npm start
